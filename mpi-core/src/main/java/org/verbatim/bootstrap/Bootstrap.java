@@ -1,0 +1,37 @@
+package org.verbatim.bootstrap;
+
+/**
+ * The job's bootstrap service (PMI-1 semantics): rank and size, a key-value space shared by the
+ * job, a barrier that also makes puts visible, and abort. Implementations: the PMI-1 wire client
+ * (under our mpirun or MPICH's Hydra), a singleton for a program started without a launcher, and
+ * an in-JVM one for tests.
+ */
+public interface Bootstrap extends AutoCloseable {
+    int rank();
+
+    int size();
+
+    /** Application number (MPI_APPNUM); 0 for a single application. */
+    default int appNum() {
+        return 0;
+    }
+
+    /** Unique name of the job (PMI kvsname); safe in file names. */
+    String jobId();
+
+    /** Publishes a value; visible to the others after the next {@link #barrier()}. */
+    void put(String key, String value);
+
+    /** Reads a value put by any rank before the last barrier; null if absent. */
+    String get(String key);
+
+    /** Collective barrier over the whole job; commits puts. */
+    void barrier();
+
+    /** Asks the process manager to end the whole job with {@code code}, saying why. */
+    void abort(int code, String message);
+
+    /** Tells the process manager this rank finished cleanly. */
+    @Override
+    void close();
+}

@@ -1,0 +1,32 @@
+package org.verbatim.spi;
+
+/**
+ * What a transport can do, in verbs terms. A transport advertises a set of these in its
+ * {@link Capabilities}; protocols and window designs select themselves from them.
+ *
+ * <p>An operation that a transport performs by emulation (active messages instead of hardware
+ * RDMA) is advertised with its {@code *_EMULATED} flag in addition to the plain one, so that
+ * designs which depend on true one-sided semantics (no target involvement) can choose honestly.
+ */
+public enum Capability {
+    /** Two-sided eager send into receive buffers owned by the receiver. */
+    SEND_RECV,
+    /** Receive buffers are shared among all senders (memory does not grow with the job). */
+    SHARED_RECEIVE_QUEUE,
+    /** One-sided write into registered remote memory. */
+    RDMA_WRITE,
+    /** One-sided read from registered remote memory. */
+    RDMA_READ,
+    /** RDMA write that also delivers a 32-bit immediate to the target's completion handler. */
+    WRITE_WITH_IMMEDIATE,
+    /** Data of one write lands in address order (the last byte last): footer polling is safe. */
+    IN_ORDER_PLACEMENT,
+    /** Remote atomics (fetch-and-add, compare-and-swap). */
+    ATOMICS,
+    /** Several work requests can be posted in one call. */
+    LIST_POST,
+    /** RDMA_WRITE is emulated: the target must make progress for it to complete. */
+    RDMA_WRITE_EMULATED,
+    /** RDMA_READ is emulated: the target must make progress for it to complete. */
+    RDMA_READ_EMULATED
+}

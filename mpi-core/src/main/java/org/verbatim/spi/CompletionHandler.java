@@ -1,0 +1,27 @@
+package org.verbatim.spi;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where a transport delivers what it finds while making progress. Implemented by the runtime.
+ * Calls come from inside {@link Transport#progress} on the progressing thread.
+ */
+public interface CompletionHandler {
+    /**
+     * An eager message from {@code source} (world rank). The segment is borrowed: it is valid only
+     * during this call, after which the transport reuses the receive buffer.
+     */
+    void onReceive(int source, MemorySegment message);
+
+    /** A write-with-immediate from {@code source} has landed in this process's memory. */
+    void onImmediate(int source, int immediate);
+
+    /** A posted RDMA operation has completed locally (data written, or read data in place). */
+    void onComplete(long wrId);
+
+    /**
+     * The peer is gone (its process died or its connection broke). The runtime ends the job with
+     * a message that names the rank.
+     */
+    void onPeerFailure(int peer, String reason);
+}
