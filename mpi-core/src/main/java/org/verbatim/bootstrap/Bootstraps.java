@@ -1,0 +1,30 @@
+package org.verbatim.bootstrap;
+
+import java.util.Map;
+
+/** Chooses the bootstrap for this process from its environment. */
+public final class Bootstraps {
+    private Bootstraps() {
+    }
+
+    /**
+     * A {@link PmiClient} when a PMI-1 process manager started us (PMI_FD or PMI_PORT set), else a
+     * {@link SingletonBootstrap}. Refuses, with a clear message, a launch by a manager that speaks
+     * only PMIx (Open MPI's mpirun), where a singleton would silently run N separate jobs.
+     */
+    public static Bootstrap fromEnvironment() {
+        return fromEnvironment(System.getenv());
+    }
+
+    static Bootstrap fromEnvironment(Map<String, String> env) {
+        if (PmiClient.isAvailable(env)) {
+            return PmiClient.connect(env);
+        }
+        String foreignSize = env.getOrDefault("OMPI_COMM_WORLD_SIZE", env.get("PMIX_SIZE"));
+        if (env.containsKey("PMIX_RANK") || (foreignSize != null && !foreignSize.equals("1"))) {
+            throw new BootstrapException("started by a PMIx-only process manager (Open MPI's mpirun?); Verbatim "
+                    + "bootstraps over PMI-1: use Verbatim's bin/mpirun or MPICH's mpiexec.hydra");
+        }
+        return new SingletonBootstrap();
+    }
+}

@@ -1,0 +1,252 @@
+package org.verbatim.bootstrap;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * A {@link Bootstrap} speaking the PMI-1 wire protocol to a process manager: Verbatim's mpirun or
+ * MPICH's Hydra ({@code mpiexec.hydra}). The connection is an inherited socket descriptor in
+ * {@code PMI_FD}, or {@code PMI_PORT=host:port} with {@code PMI_ID} (then the client first sends
+ * {@code cmd=initack pmiid=N} and the server answers with the rank and size, as Hydra does).
+ * Rank and size come from {@code PMI_RANK}/{@code PMI_SIZE} when set, else from that answer.
+ *
+ * <p>Keys and values are encoded with {@link PmiWire#encode} so any string can be stored; a value
+ * whose encoded form exceeds the server's {@code vallen_max} is refused before it is sent.
+ * Calls are serialised: PMI-1 has one request in flight per connection.
+ */
+public final class PmiClient implements Bootstrap {
+    private static final int CONNECT_TIMEOUT_MILLIS = 30_000;
+
+    private final PmiChannel channel;
+    private final int rank;
+    private final int size;
+    private final int appNum;
+    private final String kvsName;
+    private final int keyLengthMax;
+    private final int valueLengthMax;
+    private boolean closed;
+
+    private PmiClient(PmiChannel channel, int rank, int size, int appNum, String kvsName, int keyLengthMax, int valueLengthMax) {
+        this.channel = channel;
+        this.rank = rank;
+        this.size = size;
+        this.appNum = appNum;
+        this.kvsName = kvsName;
+        this.keyLengthMax = keyLengthMax;
+        this.valueLengthMax = valueLengthMax;
+    }
+
+    /** True if {@code env} names a PMI-1 connection (PMI_FD or PMI_PORT). */
+    public static boolean isAvailable(Map<String, String> env) {
+        return env.containsKey("PMI_FD") || env.containsKey("PMI_PORT");
+    }
+
+    /** Connects through the PMI variables in {@code env} and runs the PMI-1 init sequence. */
+    public static PmiClient connect(Map<String, String> env) {
+        PmiChannel channel;
+        try {
+            if (env.containsKey("PMI_FD")) {
+                channel = new FdPmiChannel(parseInt(env, "PMI_FD"));
+            } else if (env.containsKey("PMI_PORT")) {
+                channel = new SocketPmiChannel(env.get("PMI_PORT"), CONNECT_TIMEOUT_MILLIS);
+            } else {
+                throw new BootstrapException("neither PMI_FD nor PMI_PORT is set: not started by a PMI-1 process manager");
+            }
+        } catch (IOException e) {
+            throw new BootstrapException(e.getMessage(), e);
+        }
+        try {
+            return handshake(channel, env);
+        } catch (IOException | RuntimeException e) {
+            try {
+                channel.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof BootstrapException be) {
+                throw be;
+            }
+            throw new BootstrapException("PMI-1 start-up over " + channel.describe() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static PmiClient handshake(PmiChannel channel, Map<String, String> env) throws IOException {
+        Integer rank = env.containsKey("PMI_RANK") ? parseInt(env, "PMI_RANK") : null;
+        Integer size = env.containsKey("PMI_SIZE") ? parseInt(env, "PMI_SIZE") : null;
+        if (!env.containsKey("PMI_FD") && env.containsKey("PMI_ID")) {
+            // Hydra's -pmi-port start-up: initack, then "set" lines carrying size, rank and debug.
+            channel.writeLine(PmiWire.format("initack", "pmiid", env.get("PMI_ID")));
+            expect(channel, channel.readLine(), "initack");
+            for (int i = 0; i < 3; i++) {
+                Map<String, String> set = expect(channel, channel.readLine(), "set");
+                if (set.containsKey("size") && size == null) {
+                    size = Integer.parseInt(set.get("size"));
+                }
+                if (set.containsKey("rank") && rank == null) {
+                    rank = Integer.parseInt(set.get("rank"));
+                }
+            }
+        }
+        Map<String, String> init = call(channel, "response_to_init", "init", "pmi_version", "1", "pmi_subversion", "1");
+        checkRc(channel, init, "init");
+        Map<String, String> maxes = call(channel, "maxes", "get_maxes");
+        int keyMax = intField(maxes, "keylen_max", 64);
+        int valueMax = intField(maxes, "vallen_max", 1024);
+        if (rank == null || size == null) {
+            throw new BootstrapException("the process manager gave no rank/size (PMI_RANK, PMI_SIZE unset and no initack over "
+                    + channel.describe() + ")");
+        }
+        if (size < 1 || rank < 0 || rank >= size) {
+            throw new BootstrapException("bad rank " + rank + " of size " + size + " from the process manager");
+        }
+        int appNum = intField(call(channel, "appnum", "get_appnum"), "appnum", 0);
+        String kvs = call(channel, "my_kvsname", "get_my_kvsname").get("kvsname");
+        if (kvs == null || kvs.isEmpty()) {
+            throw new BootstrapException("the process manager gave no kvsname");
+        }
+        return new PmiClient(channel, rank, size, Math.max(appNum, 0), kvs, keyMax, valueMax);
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int appNum() {
+        return appNum;
+    }
+
+    /** The PMI kvsname, which is the job's id. */
+    @Override
+    public String jobId() {
+        return kvsName;
+    }
+
+    @Override
+    public synchronized void put(String key, String value) {
+        String k = encodedKey(key);
+        String v = PmiWire.encode(value);
+        if (v.length() > valueLengthMax) {
+            throw new IllegalArgumentException("PMI value for key '" + key + "' is " + v.length()
+                    + " bytes encoded; the process manager allows " + valueLengthMax);
+        }
+        checkRc(channel, request("put_result", "put", "kvsname", kvsName, "key", k, "value", v), "put " + key);
+    }
+
+    @Override
+    public synchronized String get(String key) {
+        Map<String, String> reply = request("get_result", "get", "kvsname", kvsName, "key", encodedKey(key));
+        if (!"0".equals(reply.get("rc")) || !reply.containsKey("value")) {
+            return null;
+        }
+        return PmiWire.decode(reply.get("value"));
+    }
+
+    @Override
+    public synchronized void barrier() {
+        request("barrier_out", "barrier_in");
+    }
+
+    /**
+     * Prints why on stderr (Hydra's PMI-1 abort carries only the code), then asks the process
+     * manager to end the job; the caller should exit afterwards.
+     */
+    @Override
+    public synchronized void abort(int code, String message) {
+        System.err.println("[verbatim] rank " + rank + " aborts the job (code " + code + "): " + message);
+        System.err.flush();
+        try {
+            channel.writeLine(PmiWire.format("abort", "exitcode", Integer.toString(code)));
+        } catch (IOException e) {
+            throw new BootstrapException("abort: cannot reach the process manager over " + channel.describe(), e);
+        }
+    }
+
+    /** Sends finalize, waits for its acknowledgement and closes the connection. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            call(channel, "finalize_ack", "finalize");
+        } catch (IOException e) {
+            throw new BootstrapException("finalize over " + channel.describe() + " failed: " + e.getMessage(), e);
+        } finally {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // the process manager may already have closed its side
+            }
+        }
+    }
+
+    private String encodedKey(String key) {
+        String k = PmiWire.encode(key);
+        if (k.length() > keyLengthMax) {
+            throw new IllegalArgumentException("PMI key '" + key + "' is " + k.length()
+                    + " bytes encoded; the process manager allows " + keyLengthMax);
+        }
+        return k;
+    }
+
+    private Map<String, String> request(String expected, String cmd, String... keyValues) {
+        if (closed) {
+            throw new IllegalStateException("PMI client already finalized");
+        }
+        try {
+            return call(channel, expected, cmd, keyValues);
+        } catch (IOException e) {
+            throw new BootstrapException(cmd + " over " + channel.describe() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, String> call(PmiChannel channel, String expected, String cmd, String... keyValues) throws IOException {
+        channel.writeLine(PmiWire.format(cmd, keyValues));
+        return expect(channel, channel.readLine(), expected);
+    }
+
+    private static Map<String, String> expect(PmiChannel channel, String line, String expected) {
+        Map<String, String> reply = PmiWire.parse(line);
+        if (!expected.equals(reply.get("cmd"))) {
+            throw new BootstrapException("expected cmd=" + expected + " from the process manager over "
+                    + channel.describe() + ", got: " + line);
+        }
+        return reply;
+    }
+
+    private static void checkRc(PmiChannel channel, Map<String, String> reply, String what) {
+        String rc = reply.get("rc");
+        if (rc != null && !rc.equals("0")) {
+            throw new BootstrapException(what + " refused by the process manager over " + channel.describe()
+                    + ": rc=" + rc + (reply.containsKey("msg") ? " msg=" + reply.get("msg") : ""));
+        }
+    }
+
+    private static int intField(Map<String, String> reply, String key, int fallback) {
+        String v = reply.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new BootstrapException("bad " + key + " from the process manager: " + v, e);
+        }
+    }
+
+    private static int parseInt(Map<String, String> env, String name) {
+        try {
+            return Integer.parseInt(env.get(name).trim());
+        } catch (NumberFormatException e) {
+            throw new BootstrapException(name + " is not a number: " + env.get(name), e);
+        }
+    }
+}
