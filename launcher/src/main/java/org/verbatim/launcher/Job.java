@@ -1,0 +1,263 @@
+package org.verbatim.launcher;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One mpirun job: N local rank processes, their PMI server, output forwarding and the failure
+ * policy. The job ends at the first failure (non-zero exit, death by signal, exit without PMI
+ * finalize after PMI init, abort, timeout): mpirun names the rank, stops the others (SIGTERM,
+ * then SIGKILL after a grace period) and exits with the failure's status.
+ */
+public final class Job {
+    /** Exit status when the job exceeds {@code --timeout}, as timeout(1) uses. */
+    public static final int TIMEOUT_STATUS = 124;
+    private static final long TERM_GRACE_MILLIS = 2_000;
+
+    private final LaunchOptions options;
+    private final List<String> command;
+    private final OutputStream out;
+    private final OutputStream err;
+    private final PrintStream messages;
+    private final Path shmDir;
+    private final String jobId;
+
+    private final Object lock = new Object();
+    private final List<Process> processes = new ArrayList<>();
+    private int running;
+    private String failure;
+    private int status;
+
+    /**
+     * @param command the command every rank runs (see {@link RankCommand})
+     * @param out where the ranks' stdout goes
+     * @param err where the ranks' stderr and mpirun's own messages go
+     */
+    public Job(LaunchOptions options, List<String> command, OutputStream out, OutputStream err, Path shmDir) {
+        this.options = options;
+        this.command = List.copyOf(command);
+        this.out = out;
+        this.err = err;
+        this.messages = new PrintStream(err, true, StandardCharsets.UTF_8);
+        this.shmDir = shmDir;
+        this.jobId = "vb" + ProcessHandle.current().pid() + "x"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000000, Integer.MAX_VALUE));
+    }
+
+    /** The PMI kvsname given to the ranks, which the shm transport uses in its file names. */
+    public String jobId() {
+        return jobId;
+    }
+
+    /** Runs the job to its end; returns mpirun's exit status. */
+    public int run() throws IOException, InterruptedException {
+        List<Thread> pumps = new ArrayList<>();
+        Thread cleanupOnSignal = new Thread(this::emergencyStop, "mpirun-shutdown");
+        Runtime.getRuntime().addShutdownHook(cleanupOnSignal);
+        try (PmiServer server = new PmiServer(options.ranks(), jobId, new Listener())) {
+            this.pmi = server;
+            synchronized (lock) {
+                for (int rank = 0; rank < options.ranks() && failure == null; rank++) {
+                    Process p = start(rank, server, pumps);
+                    processes.add(p);
+                    running++;
+                    int r = rank;
+                    p.onExit().thenAccept(done -> exited(r, done));
+                }
+                long deadline = options.timeoutSeconds() > 0
+                        ? System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds()) : Long.MAX_VALUE;
+                while (running > 0 && failure == null) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        fail("mpirun: the job did not finish within " + options.timeoutSeconds()
+                                + " s (--timeout); ranks still running: " + stillRunning(), TIMEOUT_STATUS);
+                        break;
+                    }
+                    lock.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1_000)));
+                }
+                if (failure != null) {
+                    messages.println(failure);
+                }
+            }
+            stopAll();
+            for (Thread t : pumps) {
+                t.join(5_000);
+            }
+        } catch (IOException e) {
+            stopAll();
+            throw e;
+        } finally {
+            List<String> removed = ShmCleaner.clean(shmDir, jobId);
+            if (!removed.isEmpty() && failure == null) {
+                messages.println("mpirun: removed shared-memory files the ranks left behind: " + removed);
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanupOnSignal);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or will run; it is harmless after a normal end
+            }
+        }
+        synchronized (lock) {
+            return status;
+        }
+    }
+
+    private PmiServer pmi;
+
+    private Process start(int rank, PmiServer server, List<Thread> pumps) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        Map<String, String> env = pb.environment();
+        env.putAll(options.environment());
+        env.remove("PMI_FD");
+        env.put("PMI_PORT", server.portAddress());
+        env.put("PMI_ID", Integer.toString(rank));
+        env.put("PMI_RANK", Integer.toString(rank));
+        env.put("PMI_SIZE", Integer.toString(options.ranks()));
+        pb.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new IOException("cannot start rank " + rank + " (" + String.join(" ", command) + "): " + e.getMessage(), e);
+        }
+        pumps.add(OutputPump.start(p.getInputStream(), out, rank, options.tagOutput(), "rank-" + rank + "-out"));
+        pumps.add(OutputPump.start(p.getErrorStream(), err, rank, options.tagOutput(), "rank-" + rank + "-err"));
+        return p;
+    }
+
+    private void exited(int rank, Process p) {
+        int code = p.exitValue();
+        synchronized (lock) {
+            running--;
+            if (failure == null) {
+                if (code != 0) {
+                    fail("mpirun: " + describeRank(rank, p) + " " + describeExit(code) + "; ending the job", code);
+                } else if (pmi != null && pmi.initialized(rank) && !pmi.finalized(rank)) {
+                    fail("mpirun: " + describeRank(rank, p) + " exited with status 0 without finalizing PMI "
+                            + "(MPI_Finalize missing?); ending the job", 1);
+                }
+            }
+            lock.notifyAll();
+        }
+    }
+
+    /** "was killed by signal 9 (SIGKILL)" or "exited with status 3". */
+    static String describeExit(int code) {
+        // Java reports a death by signal s as 128 + s.
+        if (code > 128 && code < 128 + 65) {
+            int signal = code - 128;
+            return "was killed by signal " + signal + signalName(signal);
+        }
+        return "exited with status " + code;
+    }
+
+    private static String signalName(int s) {
+        String name = switch (s) {
+            case 1 -> "SIGHUP";
+            case 2 -> "SIGINT";
+            case 3 -> "SIGQUIT";
+            case 4 -> "SIGILL";
+            case 6 -> "SIGABRT";
+            case 7 -> "SIGBUS";
+            case 8 -> "SIGFPE";
+            case 9 -> "SIGKILL";
+            case 11 -> "SIGSEGV";
+            case 13 -> "SIGPIPE";
+            case 14 -> "SIGALRM";
+            case 15 -> "SIGTERM";
+            default -> null;
+        };
+        return name == null ? "" : " (" + name + ")";
+    }
+
+    private static String describeRank(int rank, Process p) {
+        return "rank " + rank + " (pid " + p.pid() + ")";
+    }
+
+    private void fail(String message, int code) {
+        // caller holds lock
+        if (failure == null) {
+            failure = message;
+            status = code == 0 ? 1 : code;
+            lock.notifyAll();
+        }
+    }
+
+    private String stillRunning() {
+        List<Integer> ranks = new ArrayList<>();
+        for (int r = 0; r < processes.size(); r++) {
+            if (processes.get(r).isAlive()) {
+                ranks.add(r);
+            }
+        }
+        return ranks.toString();
+    }
+
+    /** SIGTERM to every rank still alive and its descendants, SIGKILL after the grace period. */
+    private void stopAll() throws InterruptedException {
+        List<Process> all;
+        synchronized (lock) {
+            all = new ArrayList<>(processes);
+        }
+        for (Process p : all) {
+            if (p.isAlive()) {
+                p.descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+            }
+        }
+        long deadline = System.currentTimeMillis() + TERM_GRACE_MILLIS;
+        for (Process p : all) {
+            long left = deadline - System.currentTimeMillis();
+            if (left > 0) {
+                p.waitFor(left, TimeUnit.MILLISECONDS);
+            }
+        }
+        for (Process p : all) {
+            if (p.isAlive()) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
+        for (Process p : all) {
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** mpirun itself got SIGINT or SIGTERM: take the ranks and their files down with it. */
+    private void emergencyStop() {
+        List<Process> all;
+        synchronized (lock) {
+            all = new ArrayList<>(processes);
+        }
+        for (Process p : all) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        ShmCleaner.clean(shmDir, jobId);
+    }
+
+    private final class Listener implements PmiServer.Listener {
+        @Override
+        public void abort(int rank, int code) {
+            synchronized (lock) {
+                String who = rank >= 0 && rank < processes.size() ? describeRank(rank, processes.get(rank)) : "a rank";
+                fail("mpirun: " + who + " called abort with code " + code + "; ending the job", code);
+            }
+        }
+
+        @Override
+        public void protocolError(int rank, String message) {
+            synchronized (lock) {
+                fail("mpirun: PMI error from " + (rank >= 0 ? "rank " + rank : "a rank") + ": " + message + "; ending the job", 1);
+            }
+        }
+    }
+}
