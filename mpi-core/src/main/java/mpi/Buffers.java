@@ -1,0 +1,152 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import org.verbatim.runtime.BaseType;
+import org.verbatim.runtime.ErrorClass;
+
+/**
+ * Turns the user's buffer argument (a Java array, a heap or direct Buffer, or a MemorySegment)
+ * into the memory segment of exactly the message's bytes, checking it first. As in Open MPI's
+ * bindings, a Buffer starts at its slice start (arrayOffset for heap buffers, the address for
+ * direct ones); position and limit are ignored.
+ */
+final class Buffers {
+    private Buffers() {
+    }
+
+    /** The bytes a send reads: {@code count} elements of {@code type} from the buffer's start. */
+    static MemorySegment forSend(Object buf, int count, Datatype type) throws MPIException {
+        long bytes = type.bytes(count);
+        if (buf instanceof boolean[] b) {
+            checkLength(b.length, 1, bytes, buf);
+            byte[] copy = new byte[(int) bytes];
+            for (int i = 0; i < copy.length; i++) {
+                copy[i] = (byte) (b[i] ? 1 : 0);
+            }
+            return MemorySegment.ofArray(copy);
+        }
+        return segment(buf, type, bytes);
+    }
+
+    /**
+     * The bytes a receive writes. A boolean[] is received into a byte[] and converted by
+     * {@link #booleanCopyBack}.
+     */
+    static MemorySegment forReceive(Object buf, int count, Datatype type) throws MPIException {
+        long bytes = type.bytes(count);
+        if (buf instanceof boolean[] b) {
+            checkLength(b.length, 1, bytes, buf);
+            return MemorySegment.ofArray(new byte[(int) bytes]);
+        }
+        if (buf instanceof Buffer nb && nb.isReadOnly()) {
+            throw MPIException.of(ErrorClass.ERR_BUFFER, "receive buffer is read-only");
+        }
+        return segment(buf, type, bytes);
+    }
+
+    /** For a boolean[] receive: converts the received bytes back; else null. */
+    static Runnable booleanCopyBack(Object buf, MemorySegment received) {
+        if (!(buf instanceof boolean[] b)) {
+            return null;
+        }
+        return () -> {
+            long n = received.byteSize();
+            for (int i = 0; i < n; i++) {
+                b[i] = received.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) != 0;
+            }
+        };
+    }
+
+    static MemorySegment segment(Object buf, Datatype type, long bytes) throws MPIException {
+        if (buf == null) {
+            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer is null");
+        }
+        MemorySegment whole;
+        if (buf instanceof MemorySegment s) {
+            whole = s;
+        } else if (buf instanceof Buffer b) {
+            whole = ofBuffer(b);
+        } else if (buf.getClass().isArray()) {
+            checkArrayType(buf, type);
+            whole = ofArray(buf);
+        } else {
+            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer must be a Java array, a "
+                    + "java.nio.Buffer or a MemorySegment, not " + buf.getClass().getName());
+        }
+        if (whole.byteSize() < bytes) {
+            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer too small: " + bytes
+                    + " bytes needed (" + type + "), " + whole.byteSize() + " available");
+        }
+        return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
+    }
+
+    private static void checkLength(int length, int elemSize, long bytes, Object buf)
+            throws MPIException {
+        if ((long) length * elemSize < bytes) {
+            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer too small: " + bytes
+                    + " bytes needed, " + buf.getClass().getSimpleName() + " holds "
+                    + (long) length * elemSize);
+        }
+    }
+
+    private static void checkArrayType(Object buf, Datatype type) throws MPIException {
+        BaseType base = type.base;
+        Class<?> c = buf.getClass();
+        if (c == base.arrayClass() || (c == byte[].class && base == BaseType.BYTE)) {
+            return;
+        }
+        throw MPIException.of(ErrorClass.ERR_TYPE, "buffer " + c.getSimpleName()
+                + " does not match datatype " + type + " (expects "
+                + base.arrayClass().getSimpleName() + ")");
+    }
+
+    private static MemorySegment ofArray(Object a) throws MPIException {
+        return switch (a) {
+            case byte[] x -> MemorySegment.ofArray(x);
+            case char[] x -> MemorySegment.ofArray(x);
+            case short[] x -> MemorySegment.ofArray(x);
+            case int[] x -> MemorySegment.ofArray(x);
+            case long[] x -> MemorySegment.ofArray(x);
+            case float[] x -> MemorySegment.ofArray(x);
+            case double[] x -> MemorySegment.ofArray(x);
+            default -> throw MPIException.of(ErrorClass.ERR_BUFFER,
+                    "unsupported array type " + a.getClass().getSimpleName());
+        };
+    }
+
+    private static int elementSize(Buffer b) {
+        return switch (b) {
+            case ByteBuffer x -> 1;
+            case CharBuffer x -> 2;
+            case ShortBuffer x -> 2;
+            case IntBuffer x -> 4;
+            case FloatBuffer x -> 4;
+            case LongBuffer x -> 8;
+            case DoubleBuffer x -> 8;
+            default -> 1;
+        };
+    }
+
+    private static MemorySegment ofBuffer(Buffer b) throws MPIException {
+        int elem = elementSize(b);
+        long capacityBytes = (long) b.capacity() * elem;
+        if (b.isDirect()) {
+            long address = MemorySegment.ofBuffer(b).address() - (long) b.position() * elem;
+            return MemorySegment.ofAddress(address).reinterpret(capacityBytes);
+        }
+        if (!b.hasArray()) {
+            throw MPIException.of(ErrorClass.ERR_BUFFER,
+                    "read-only heap buffers are not supported (no accessible array)");
+        }
+        MemorySegment array = ofArray(b.array());
+        return array.asSlice((long) b.arrayOffset() * elem, capacityBytes);
+    }
+}

@@ -1,0 +1,622 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+import org.verbatim.runtime.Agreement;
+import org.verbatim.runtime.Engine;
+import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.Mode;
+import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.MpiProcess;
+import org.verbatim.runtime.RecvOp;
+import org.verbatim.runtime.RequestState;
+import org.verbatim.runtime.SendOp;
+import org.verbatim.runtime.Unexpected;
+
+/**
+ * A communicator: a group of processes and a context in which their messages match. Point-to-
+ * point traffic uses {@code context}; the communicator's collectives use {@code context + 1}, so
+ * the two never match each other, nor traffic of any other communicator.
+ */
+public class Comm implements Freeable, Cloneable {
+    public static final int TYPE_SHARED = 0;
+
+    MpiProcess process;
+    int context;
+    /** World rank of each communicator rank. */
+    int[] world;
+    int rank;
+    Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    String name = "";
+    boolean freed;
+
+    Comm() {
+    }
+
+    /** Binds this object to a process: used by Init for the predefined communicators. */
+    void bind(MpiProcess process, int context, int[] world, int rank, String name) {
+        this.process = process;
+        this.context = context;
+        this.world = world;
+        this.rank = rank;
+        this.name = name;
+        this.freed = false;
+    }
+
+    final Engine engine() {
+        return process.engine();
+    }
+
+    final int collectiveContext() {
+        return context + 1;
+    }
+
+    // ------------------------------------------------------------------ errors
+
+    /**
+     * Reports an error through this communicator's handler: under ERRORS_ARE_FATAL the job ends
+     * here (the rank prints rank, call and reason); otherwise the exception is returned to throw.
+     */
+    final MPIException raise(String call, MpiError e) {
+        return raise(call, e.errorClass(), e.getMessage());
+    }
+
+    final MPIException raise(String call, int errorClass, String reason) {
+        if (errhandler.fatal) {
+            MPI.fatal(call, errorClass, reason);
+        }
+        return MPIException.of(errorClass, call + ": " + reason);
+    }
+
+    final void checkUsable(String call) throws MPIException {
+        if (freed || process == null) {
+            throw raiseOnWorld(call, ErrorClass.ERR_COMM, "invalid communicator"
+                    + (freed ? " (it has been freed)" : ""));
+        }
+    }
+
+    private static MPIException raiseOnWorld(String call, int cls, String reason) {
+        return MPI.COMM_WORLD.raise(call, cls, reason);
+    }
+
+    final void checkCountType(String call, int count, Datatype type) throws MPIException {
+        if (count < 0) {
+            throw raise(call, ErrorClass.ERR_COUNT, "negative count " + count);
+        }
+        if (type == null) {
+            throw raise(call, ErrorClass.ERR_TYPE, "datatype is null");
+        }
+        try {
+            type.check();
+        } catch (MPIException e) {
+            throw raise(call, ErrorClass.ERR_TYPE, e.getMessage());
+        }
+    }
+
+    final void checkDest(String call, int dest) throws MPIException {
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= world.length)) {
+            throw raise(call, ErrorClass.ERR_RANK, "invalid destination rank " + dest
+                    + " (communicator size " + world.length + ")");
+        }
+    }
+
+    final void checkSource(String call, int source) throws MPIException {
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE
+                && (source < 0 || source >= world.length)) {
+            throw raise(call, ErrorClass.ERR_RANK, "invalid source rank " + source
+                    + " (communicator size " + world.length + ")");
+        }
+    }
+
+    final void checkSendTag(String call, int tag) throws MPIException {
+        if (tag < 0 || tag > MPI.TAG_UB_VALUE) {
+            throw raise(call, ErrorClass.ERR_TAG, "invalid tag " + tag + " (valid: 0.."
+                    + MPI.TAG_UB_VALUE + ")");
+        }
+    }
+
+    final void checkRecvTag(String call, int tag) throws MPIException {
+        if (tag != MPI.ANY_TAG && (tag < 0 || tag > MPI.TAG_UB_VALUE)) {
+            throw raise(call, ErrorClass.ERR_TAG, "invalid tag " + tag + " (valid: 0.."
+                    + MPI.TAG_UB_VALUE + " or MPI.ANY_TAG)");
+        }
+    }
+
+    private MemorySegment sendSegment(String call, Object buf, int count, Datatype type)
+            throws MPIException {
+        try {
+            return Buffers.forSend(buf, count, type);
+        } catch (MPIException e) {
+            throw raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    private MemorySegment recvSegment(String call, Object buf, int count, Datatype type)
+            throws MPIException {
+        try {
+            return Buffers.forReceive(buf, count, type);
+        } catch (MPIException e) {
+            throw raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    private static void requireDirect(Buffer buf) {
+        // The reference throws IllegalArgumentException here; Verbatim also accepts heap buffers
+        // (kept reachable and copied as needed), so only null is refused at this point.
+        if (buf == null) {
+            throw new IllegalArgumentException("buffer is null");
+        }
+    }
+
+    // ------------------------------------------------------------------ basics
+
+    public Comm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    public Comm dup() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_dup");
+        Comm c = new Comm();
+        initDup(c, "MPI_Comm_dup");
+        return c;
+    }
+
+    /** Gives {@code c} this communicator's group, a fresh agreed context, and the handler. */
+    final void initDup(Comm c, String call) throws MPIException {
+        int agreed = agreeContext(call);
+        c.bind(process, agreed, world, rank, "");
+        c.errhandler = errhandler;
+    }
+
+    /** Agrees on a new context id over this communicator (collective). */
+    final int agreeContext(String call) throws MPIException {
+        try {
+            int agreed = (int) Agreement.allreduceMax(engine(), collectiveContext(), world, rank,
+                    process.proposeContext());
+            process.contextTaken(agreed);
+            return agreed;
+        } catch (MpiError e) {
+            throw raise(call, e);
+        }
+    }
+
+    public final int getSize() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_size");
+        return world.length;
+    }
+
+    public final int getRank() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_rank");
+        return rank;
+    }
+
+    public static int compare(Comm comm1, Comm comm2) throws MPIException {
+        MPI.check();
+        comm1.checkUsable("MPI_Comm_compare");
+        comm2.checkUsable("MPI_Comm_compare");
+        if (comm1 == comm2 || comm1.context == comm2.context) {
+            return MPI.IDENT;
+        }
+        if (java.util.Arrays.equals(comm1.world, comm2.world)) {
+            return MPI.CONGRUENT;
+        }
+        int[] a = comm1.world.clone();
+        int[] b = comm2.world.clone();
+        java.util.Arrays.sort(a);
+        java.util.Arrays.sort(b);
+        return java.util.Arrays.equals(a, b) ? MPI.SIMILAR : MPI.UNEQUAL;
+    }
+
+    public void free() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_free");
+        if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
+            throw raise("MPI_Comm_free", ErrorClass.ERR_COMM,
+                    "cannot free a predefined communicator");
+        }
+        freed = true;
+    }
+
+    public final boolean isNull() {
+        return freed || process == null;
+    }
+
+    public final void setName(String name) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_set_name");
+        if (name == null) {
+            throw raise("MPI_Comm_set_name", ErrorClass.ERR_ARG, "name is null");
+        }
+        this.name = name.length() > MPI.MAX_OBJECT_NAME ? name.substring(0, MPI.MAX_OBJECT_NAME)
+                : name;
+    }
+
+    public final String getName() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_get_name");
+        return name;
+    }
+
+    public final void setErrhandler(Errhandler errhandler) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_set_errhandler");
+        if (errhandler == null) {
+            throw raise("MPI_Comm_set_errhandler", ErrorClass.ERR_ARG, "error handler is null");
+        }
+        this.errhandler = errhandler;
+    }
+
+    public final Errhandler getErrhandler() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_get_errhandler");
+        return errhandler;
+    }
+
+    /** Invokes this communicator's error handler with {@code errorCode}. */
+    public void callErrhandler(int errorCode) throws MPIException {
+        throw raise("MPI_Comm_call_errhandler", errorCode, ErrorClass.describe(errorCode));
+    }
+
+    /** MPI_Abort: ends the whole job with {@code errorcode}. */
+    public final void abort(int errorcode) throws MPIException {
+        MPI.check();
+        MPI.abortJob(errorcode, "MPI_Abort called on " + (name.isEmpty() ? "a communicator" : name)
+                + " with error code " + errorcode);
+    }
+
+    /** A simple barrier; the collectives module supplies the tuned algorithms. */
+    public final void barrier() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Barrier");
+        try {
+            Agreement.barrier(engine(), collectiveContext(), world, rank);
+        } catch (MpiError e) {
+            throw raise("MPI_Barrier", e);
+        }
+    }
+
+    // ------------------------------------------------------------------ blocking sends
+
+    public final void send(Object buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        blockingSend("MPI_Send", buf, count, type, dest, tag, Mode.STANDARD);
+    }
+
+    public final void sSend(Object buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        blockingSend("MPI_Ssend", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
+    }
+
+    public final void rSend(Object buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        blockingSend("MPI_Rsend", buf, count, type, dest, tag, Mode.READY);
+    }
+
+    public final void bSend(Object buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        blockingSend("MPI_Bsend", buf, count, type, dest, tag, Mode.BUFFERED);
+    }
+
+    private void blockingSend(String call, Object buf, int count, Datatype type, int dest,
+                              int tag, Mode mode) throws MPIException {
+        RequestState op = startSend(call, buf, count, type, dest, tag, mode);
+        if (op.isComplete()) {
+            return;
+        }
+        try {
+            engine().await(op);
+        } catch (MpiError e) {
+            throw raise(call, e);
+        }
+    }
+
+    /** Checks everything, then posts the send; nothing is sent on bad input. */
+    final RequestState startSend(String call, Object buf, int count, Datatype type, int dest,
+                                 int tag, Mode mode) throws MPIException {
+        MPI.check();
+        checkUsable(call);
+        checkCountType(call, count, type);
+        checkDest(call, dest);
+        checkSendTag(call, tag);
+        MemorySegment seg = sendSegment(call, buf, count, type);
+        if (dest == MPI.PROC_NULL) {
+            return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+        }
+        Object keep = buf;
+        Runnable release = null;
+        if (mode == Mode.BUFFERED) {
+            long need = seg.byteSize();
+            if (!MPI.bsendReserve(need)) {
+                throw raise(call, ErrorClass.ERR_BUFFER, "attached buffer too small for "
+                        + need + " bytes (plus MPI.BSEND_OVERHEAD); attach more with "
+                        + "MPI.attachBuffer");
+            }
+            byte[] copy = new byte[(int) need];
+            MemorySegment.copy(seg, 0, MemorySegment.ofArray(copy), 0, need);
+            seg = MemorySegment.ofArray(copy);
+            keep = copy;
+            release = () -> MPI.bsendRelease(need);
+        }
+        try {
+            SendOp op = engine().send(context, rank, world[dest], tag, seg, keep,
+                    mode == Mode.BUFFERED ? Mode.STANDARD : mode);
+            if (release != null) {
+                op.whenDone(release);
+            }
+            return op;
+        } catch (MpiError e) {
+            if (release != null) {
+                release.run();
+            }
+            throw raise(call, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ receives
+
+    public final Status recv(Object buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
+        Request r = new Request(startRecv("MPI_Recv", buf, count, type, source, tag), this,
+                "MPI_Recv");
+        return r.waitStatus();
+    }
+
+    final RequestState startRecv(String call, Object buf, int count, Datatype type, int source,
+                                 int tag) throws MPIException {
+        MPI.check();
+        checkUsable(call);
+        checkCountType(call, count, type);
+        checkSource(call, source);
+        checkRecvTag(call, tag);
+        MemorySegment seg = recvSegment(call, buf, count, type);
+        if (source == MPI.PROC_NULL) {
+            return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+        }
+        try {
+            RecvOp op = engine().receive(context, source, tag, seg, buf,
+                    Buffers.booleanCopyBack(buf, seg));
+            return op;
+        } catch (MpiError e) {
+            throw raise(call, e);
+        }
+    }
+
+    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest,
+                                 int sendtag, Object recvbuf, int recvcount, Datatype recvtype,
+                                 int source, int recvtag) throws MPIException {
+        RequestState r = startRecv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag);
+        RequestState s = startSend("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag,
+                Mode.STANDARD);
+        try {
+            engine().await(s);
+        } catch (MpiError e) {
+            throw raise("MPI_Sendrecv", e);
+        }
+        return new Request(r, this, "MPI_Sendrecv").waitStatus();
+    }
+
+    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest,
+                                        int sendtag, int source, int recvtag) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Sendrecv_replace");
+        checkCountType("MPI_Sendrecv_replace", count, type);
+        MemorySegment original = sendSegment("MPI_Sendrecv_replace", buf, count, type);
+        byte[] copy = new byte[(int) original.byteSize()];
+        MemorySegment.copy(original, 0, MemorySegment.ofArray(copy), 0, copy.length);
+        RequestState r = startRecv("MPI_Sendrecv_replace", buf, count, type, source, recvtag);
+        RequestState s;
+        if (dest == MPI.PROC_NULL) {
+            checkSendTag("MPI_Sendrecv_replace", sendtag);
+            s = RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+        } else {
+            checkDest("MPI_Sendrecv_replace", dest);
+            checkSendTag("MPI_Sendrecv_replace", sendtag);
+            try {
+                s = engine().send(context, rank, world[dest], sendtag, MemorySegment.ofArray(copy),
+                        copy, Mode.STANDARD);
+            } catch (MpiError e) {
+                throw raise("MPI_Sendrecv_replace", e);
+            }
+        }
+        try {
+            engine().await(s);
+        } catch (MpiError e) {
+            throw raise("MPI_Sendrecv_replace", e);
+        }
+        return new Request(r, this, "MPI_Sendrecv_replace").waitStatus();
+    }
+
+    // ------------------------------------------------------------------ nonblocking
+
+    public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        requireDirect(buf);
+        return iSend((Object) buf, count, type, dest, tag);
+    }
+
+    /** Verbatim extension: nonblocking send from an array (kept reachable until complete). */
+    public final Request iSend(Object buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return new Request(startSend("MPI_Isend", buf, count, type, dest, tag, Mode.STANDARD),
+                this, "MPI_Isend");
+    }
+
+    /** Verbatim extension: zero-copy nonblocking send from native memory. */
+    public final Request iSend(MemorySegment buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return iSend((Object) buf, count, type, dest, tag);
+    }
+
+    public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        requireDirect(buf);
+        return new Request(startSend("MPI_Ibsend", buf, count, type, dest, tag, Mode.BUFFERED),
+                this, "MPI_Ibsend");
+    }
+
+    public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        requireDirect(buf);
+        return new Request(startSend("MPI_Issend", buf, count, type, dest, tag,
+                Mode.SYNCHRONOUS), this, "MPI_Issend");
+    }
+
+    public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        requireDirect(buf);
+        return new Request(startSend("MPI_Irsend", buf, count, type, dest, tag, Mode.READY),
+                this, "MPI_Irsend");
+    }
+
+    public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
+        requireDirect(buf);
+        return iRecv((Object) buf, count, type, source, tag);
+    }
+
+    /** Verbatim extension: nonblocking receive into an array (kept reachable until complete). */
+    public final Request iRecv(Object buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
+        return new Request(startRecv("MPI_Irecv", buf, count, type, source, tag), this,
+                "MPI_Irecv");
+    }
+
+    /** Verbatim extension: zero-copy nonblocking receive into native memory. */
+    public final Request iRecv(MemorySegment buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
+        return iRecv((Object) buf, count, type, source, tag);
+    }
+
+    // ------------------------------------------------------------------ persistent
+
+    private Prequest persistentSend(String call, Buffer buf, int count, Datatype type, int dest,
+                                    int tag, Mode mode) throws MPIException {
+        MPI.check();
+        requireDirect(buf);
+        checkUsable(call);
+        checkCountType(call, count, type);
+        checkDest(call, dest);
+        checkSendTag(call, tag);
+        sendSegment(call, buf, count, type);
+        return new Prequest(() -> startSend(call, buf, count, type, dest, tag, mode), this, call);
+    }
+
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return persistentSend("MPI_Send_init", buf, count, type, dest, tag, Mode.STANDARD);
+    }
+
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return persistentSend("MPI_Bsend_init", buf, count, type, dest, tag, Mode.BUFFERED);
+    }
+
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return persistentSend("MPI_Ssend_init", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
+    }
+
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return persistentSend("MPI_Rsend_init", buf, count, type, dest, tag, Mode.READY);
+    }
+
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
+        MPI.check();
+        requireDirect(buf);
+        checkUsable("MPI_Recv_init");
+        checkCountType("MPI_Recv_init", count, type);
+        checkSource("MPI_Recv_init", source);
+        checkRecvTag("MPI_Recv_init", tag);
+        recvSegment("MPI_Recv_init", buf, count, type);
+        return new Prequest(() -> startRecv("MPI_Recv_init", buf, count, type, source, tag), this,
+                "MPI_Recv_init");
+    }
+
+    // ------------------------------------------------------------------ probe
+
+    public final Status iProbe(int source, int tag) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Iprobe");
+        checkSource("MPI_Iprobe", source);
+        checkRecvTag("MPI_Iprobe", tag);
+        if (source == MPI.PROC_NULL) {
+            return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
+        }
+        try {
+            Unexpected u = engine().probe(context, source, tag, false);
+            return u == null ? null : new Status(u.source(), u.tag(), 0, u.length(), false);
+        } catch (MpiError e) {
+            throw raise("MPI_Iprobe", e);
+        }
+    }
+
+    public final Status probe(int source, int tag) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Probe");
+        checkSource("MPI_Probe", source);
+        checkRecvTag("MPI_Probe", tag);
+        if (source == MPI.PROC_NULL) {
+            return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
+        }
+        try {
+            Unexpected[] found = new Unexpected[1];
+            engine().awaitCondition(() ->
+                    (found[0] = engine().probe(context, source, tag, false)) != null);
+            return new Status(found[0].source(), found[0].tag(), 0, found[0].length(), false);
+        } catch (MpiError e) {
+            throw raise("MPI_Probe", e);
+        }
+    }
+
+    // ------------------------------------------------------------------ pack
+
+    public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
+            throws MPIException {
+        MPI.check();
+        checkCountType("MPI_Pack", incount, type);
+        MemorySegment in = sendSegment("MPI_Pack", inbuf, incount, type);
+        if (outbuf == null || position < 0 || position + in.byteSize() > outbuf.length) {
+            throw raise("MPI_Pack", ErrorClass.ERR_BUFFER, "output buffer too small: need "
+                    + in.byteSize() + " bytes at position " + position);
+        }
+        MemorySegment.copy(in, 0, MemorySegment.ofArray(outbuf), position, in.byteSize());
+        return position + (int) in.byteSize();
+    }
+
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount,
+                            Datatype type) throws MPIException {
+        MPI.check();
+        checkCountType("MPI_Unpack", outcount, type);
+        MemorySegment out = recvSegment("MPI_Unpack", outbuf, outcount, type);
+        if (inbuf == null || position < 0 || position + out.byteSize() > inbuf.length) {
+            throw raise("MPI_Unpack", ErrorClass.ERR_TRUNCATE, "input holds fewer than "
+                    + out.byteSize() + " bytes at position " + position);
+        }
+        MemorySegment.copy(MemorySegment.ofArray(inbuf), position, out, 0, out.byteSize());
+        Runnable back = Buffers.booleanCopyBack(outbuf, out);
+        if (back != null) {
+            back.run();
+        }
+        return position + (int) out.byteSize();
+    }
+
+    public final int packSize(int incount, Datatype type) throws MPIException {
+        MPI.check();
+        checkCountType("MPI_Pack_size", incount, type);
+        return (int) type.bytes(incount);
+    }
+
+    @Override
+    public String toString() {
+        return "Comm[" + (name.isEmpty() ? "context " + context : name) + "]";
+    }
+}

@@ -1,0 +1,432 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.bootstrap.Bootstraps;
+import org.verbatim.config.ConfigSource;
+import org.verbatim.runtime.BaseType;
+import org.verbatim.runtime.Engine;
+import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.MpiProcess;
+
+/**
+ * The MPI environment: constants, predefined objects, Init and Finalize. This facade holds the
+ * only static state of Verbatim: the process started by Init.
+ */
+public final class MPI {
+    public static final Intracomm COMM_WORLD = new Intracomm();
+    public static final Intracomm COMM_SELF = new Intracomm();
+
+    public static final int THREAD_SINGLE, THREAD_FUNNELED, THREAD_SERIALIZED, THREAD_MULTIPLE;
+    public static final int CART, GRAPH, DIST_GRAPH;
+    public static final int ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, UNDEFINED;
+    public static final int IDENT, CONGRUENT, SIMILAR, UNEQUAL;
+    public static final int TAG_UB, HOST, IO, WTIME_IS_GLOBAL, APPNUM, LASTUSEDCODE,
+            UNIVERSE_SIZE, WIN_BASE, WIN_SIZE, WIN_DISP_UNIT;
+    public static final int VERSION, SUBVERSION;
+    public static final int KEYVAL_INVALID, BSEND_OVERHEAD;
+    public static final int MAX_OBJECT_NAME, MAX_PORT_NAME, MAX_DATAREP_STRING, MAX_INFO_KEY,
+            MAX_INFO_VAL;
+    public static final int ORDER_C, ORDER_FORTRAN;
+    public static final int DISTRIBUTE_BLOCK, DISTRIBUTE_CYCLIC, DISTRIBUTE_NONE,
+            DISTRIBUTE_DFLT_DARG;
+    public static final int MODE_CREATE, MODE_RDONLY, MODE_WRONLY, MODE_RDWR,
+            MODE_DELETE_ON_CLOSE, MODE_UNIQUE_OPEN, MODE_EXCL, MODE_APPEND, MODE_SEQUENTIAL;
+    public static final int DISPLACEMENT_CURRENT, SEEK_SET, SEEK_CUR, SEEK_END;
+    public static final int MODE_NOCHECK, MODE_NOPRECEDE, MODE_NOPUT, MODE_NOSTORE,
+            MODE_NOSUCCEED;
+    public static final int LOCK_EXCLUSIVE, LOCK_SHARED;
+
+    public static final Datatype DATATYPE_NULL, BYTE, CHAR, SHORT, BOOLEAN, INT, LONG, FLOAT,
+            DOUBLE, PACKED, FLOAT_COMPLEX, DOUBLE_COMPLEX, INT2, SHORT_INT, LONG_INT, FLOAT_INT,
+            DOUBLE_INT;
+
+    public static final Request REQUEST_NULL;
+    public static final Errhandler ERRORS_ARE_FATAL, ERRORS_ABORT, ERRORS_RETURN;
+
+    public static final int SUCCESS, ERR_BUFFER, ERR_COUNT, ERR_TYPE, ERR_TAG, ERR_COMM,
+            ERR_RANK, ERR_REQUEST, ERR_ROOT, ERR_GROUP, ERR_OP, ERR_TOPOLOGY, ERR_DIMS, ERR_ARG,
+            ERR_UNKNOWN, ERR_TRUNCATE, ERR_OTHER, ERR_INTERN, ERR_IN_STATUS, ERR_PENDING,
+            ERR_ACCESS, ERR_AMODE, ERR_ASSERT, ERR_BAD_FILE, ERR_BASE, ERR_CONVERSION, ERR_DISP,
+            ERR_DUP_DATAREP, ERR_FILE_EXISTS, ERR_FILE_IN_USE, ERR_FILE, ERR_INFO_KEY,
+            ERR_INFO_NOKEY, ERR_INFO_VALUE, ERR_INFO, ERR_IO, ERR_KEYVAL, ERR_LOCKTYPE, ERR_NAME,
+            ERR_NO_MEM, ERR_NOT_SAME, ERR_NO_SPACE, ERR_NO_SUCH_FILE, ERR_PORT, ERR_QUOTA,
+            ERR_READ_ONLY, ERR_RMA_CONFLICT, ERR_RMA_SYNC, ERR_SERVICE, ERR_SIZE, ERR_SPAWN,
+            ERR_UNSUPPORTED_DATAREP, ERR_UNSUPPORTED_OPERATION, ERR_WIN, ERR_PROC_ABORTED,
+            ERR_LASTCODE;
+    /** Declared by the reference but never assigned there: always 0. */
+    public static int ERR_SYSRESOURCE;
+
+    /** The value of the TAG_UB attribute: the largest valid tag. */
+    static final int TAG_UB_VALUE = Integer.MAX_VALUE - 0xffff;
+
+    static {
+        THREAD_SINGLE = 0; THREAD_FUNNELED = 1; THREAD_SERIALIZED = 2; THREAD_MULTIPLE = 3;
+        CART = 1; GRAPH = 2; DIST_GRAPH = 3;
+        ANY_SOURCE = Engine.ANY_SOURCE; ANY_TAG = Engine.ANY_TAG; PROC_NULL = -2; ROOT = -4;
+        UNDEFINED = -32766;
+        IDENT = 0; CONGRUENT = 1; SIMILAR = 2; UNEQUAL = 3;
+        TAG_UB = 0; HOST = 1; IO = 2; WTIME_IS_GLOBAL = 3; APPNUM = 4; LASTUSEDCODE = 5;
+        UNIVERSE_SIZE = 6; WIN_BASE = 7; WIN_SIZE = 8; WIN_DISP_UNIT = 9;
+        VERSION = 3; SUBVERSION = 1;
+        KEYVAL_INVALID = -1; BSEND_OVERHEAD = 128;
+        MAX_OBJECT_NAME = 64; MAX_PORT_NAME = 1024; MAX_DATAREP_STRING = 128; MAX_INFO_KEY = 36;
+        MAX_INFO_VAL = 256;
+        ORDER_C = 0; ORDER_FORTRAN = 1;
+        DISTRIBUTE_BLOCK = 0; DISTRIBUTE_CYCLIC = 1; DISTRIBUTE_NONE = 2; DISTRIBUTE_DFLT_DARG = -1;
+        MODE_CREATE = 1; MODE_RDONLY = 2; MODE_WRONLY = 4; MODE_RDWR = 8;
+        MODE_DELETE_ON_CLOSE = 16; MODE_UNIQUE_OPEN = 32; MODE_EXCL = 64; MODE_APPEND = 128;
+        MODE_SEQUENTIAL = 256;
+        DISPLACEMENT_CURRENT = -54278278; SEEK_SET = 600; SEEK_CUR = 602; SEEK_END = 604;
+        MODE_NOCHECK = 1; MODE_NOPRECEDE = 2; MODE_NOPUT = 4; MODE_NOSTORE = 8;
+        MODE_NOSUCCEED = 16;
+        LOCK_EXCLUSIVE = 1; LOCK_SHARED = 2;
+
+        DATATYPE_NULL = new Datatype("MPI_DATATYPE_NULL", BaseType.BYTE, 0, true);
+        BYTE = new Datatype("MPI_BYTE", BaseType.BYTE, 1, false);
+        CHAR = new Datatype("MPI_CHAR", BaseType.CHAR, 2, false);
+        SHORT = new Datatype("MPI_SHORT", BaseType.SHORT, 2, false);
+        BOOLEAN = new Datatype("MPI_BOOLEAN", BaseType.BOOLEAN, 1, false);
+        INT = new Datatype("MPI_INT", BaseType.INT, 4, false);
+        LONG = new Datatype("MPI_LONG", BaseType.LONG, 8, false);
+        FLOAT = new Datatype("MPI_FLOAT", BaseType.FLOAT, 4, false);
+        DOUBLE = new Datatype("MPI_DOUBLE", BaseType.DOUBLE, 8, false);
+        PACKED = new Datatype("MPI_PACKED", BaseType.BYTE, 1, false);
+        FLOAT_COMPLEX = new Datatype("MPI_C_FLOAT_COMPLEX", BaseType.FLOAT, 8, false);
+        DOUBLE_COMPLEX = new Datatype("MPI_C_DOUBLE_COMPLEX", BaseType.DOUBLE, 16, false);
+        INT2 = new Datatype("MPI_2INT", BaseType.BYTE, 8, false);
+        SHORT_INT = new Datatype("MPI_SHORT_INT", BaseType.BYTE, 8, false);
+        LONG_INT = new Datatype("MPI_LONG_INT", BaseType.BYTE, 16, false);
+        FLOAT_INT = new Datatype("MPI_FLOAT_INT", BaseType.BYTE, 8, false);
+        DOUBLE_INT = new Datatype("MPI_DOUBLE_INT", BaseType.BYTE, 16, false);
+
+        REQUEST_NULL = Request.nullRequest();
+        ERRORS_ARE_FATAL = new Errhandler(true, "MPI_ERRORS_ARE_FATAL");
+        ERRORS_ABORT = new Errhandler(true, "MPI_ERRORS_ABORT");
+        ERRORS_RETURN = new Errhandler(false, "MPI_ERRORS_RETURN");
+
+        SUCCESS = ErrorClass.SUCCESS; ERR_BUFFER = ErrorClass.ERR_BUFFER;
+        ERR_COUNT = ErrorClass.ERR_COUNT; ERR_TYPE = ErrorClass.ERR_TYPE;
+        ERR_TAG = ErrorClass.ERR_TAG; ERR_COMM = ErrorClass.ERR_COMM;
+        ERR_RANK = ErrorClass.ERR_RANK; ERR_REQUEST = ErrorClass.ERR_REQUEST;
+        ERR_ROOT = ErrorClass.ERR_ROOT; ERR_GROUP = ErrorClass.ERR_GROUP;
+        ERR_OP = ErrorClass.ERR_OP; ERR_TOPOLOGY = ErrorClass.ERR_TOPOLOGY;
+        ERR_DIMS = ErrorClass.ERR_DIMS; ERR_ARG = ErrorClass.ERR_ARG;
+        ERR_UNKNOWN = ErrorClass.ERR_UNKNOWN; ERR_TRUNCATE = ErrorClass.ERR_TRUNCATE;
+        ERR_OTHER = ErrorClass.ERR_OTHER; ERR_INTERN = ErrorClass.ERR_INTERN;
+        ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS; ERR_PENDING = ErrorClass.ERR_PENDING;
+        ERR_ACCESS = ErrorClass.ERR_ACCESS; ERR_AMODE = ErrorClass.ERR_AMODE;
+        ERR_ASSERT = ErrorClass.ERR_ASSERT; ERR_BAD_FILE = ErrorClass.ERR_BAD_FILE;
+        ERR_BASE = ErrorClass.ERR_BASE; ERR_CONVERSION = ErrorClass.ERR_CONVERSION;
+        ERR_DISP = ErrorClass.ERR_DISP; ERR_DUP_DATAREP = ErrorClass.ERR_DUP_DATAREP;
+        ERR_FILE_EXISTS = ErrorClass.ERR_FILE_EXISTS; ERR_FILE_IN_USE = ErrorClass.ERR_FILE_IN_USE;
+        ERR_FILE = ErrorClass.ERR_FILE; ERR_INFO_KEY = ErrorClass.ERR_INFO_KEY;
+        ERR_INFO_NOKEY = ErrorClass.ERR_INFO_NOKEY; ERR_INFO_VALUE = ErrorClass.ERR_INFO_VALUE;
+        ERR_INFO = ErrorClass.ERR_INFO; ERR_IO = ErrorClass.ERR_IO;
+        ERR_KEYVAL = ErrorClass.ERR_KEYVAL; ERR_LOCKTYPE = ErrorClass.ERR_LOCKTYPE;
+        ERR_NAME = ErrorClass.ERR_NAME; ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
+        ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME; ERR_NO_SPACE = ErrorClass.ERR_NO_SPACE;
+        ERR_NO_SUCH_FILE = ErrorClass.ERR_NO_SUCH_FILE; ERR_PORT = ErrorClass.ERR_PORT;
+        ERR_QUOTA = ErrorClass.ERR_QUOTA; ERR_READ_ONLY = ErrorClass.ERR_READ_ONLY;
+        ERR_RMA_CONFLICT = ErrorClass.ERR_RMA_CONFLICT; ERR_RMA_SYNC = ErrorClass.ERR_RMA_SYNC;
+        ERR_SERVICE = ErrorClass.ERR_SERVICE; ERR_SIZE = ErrorClass.ERR_SIZE;
+        ERR_SPAWN = ErrorClass.ERR_SPAWN; ERR_UNSUPPORTED_DATAREP = ErrorClass.ERR_UNSUPPORTED_DATAREP;
+        ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+        ERR_WIN = ErrorClass.ERR_WIN; ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
+        ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
+    }
+
+    // ------------------------------------------------------------------ the one static state
+    private static final Object LIFECYCLE = new Object();
+    private static volatile MpiProcess process;
+    private static volatile boolean finalized;
+    private static byte[] attached;
+    private static long attachedInUse;
+
+    public MPI() {
+    }
+
+    static MpiProcess process() throws MPIException {
+        check();
+        return process;
+    }
+
+    /** Throws unless MPI is initialised and not finalised. */
+    static void check() throws MPIException {
+        if (process == null) {
+            throw new MPIException(finalized ? "MPI is finalized." : "MPI is not initialized.");
+        }
+    }
+
+    public static String[] Init(String[] args) throws MPIException {
+        InitThread(args, THREAD_SINGLE);
+        return args;
+    }
+
+    public static int InitThread(String[] args, int required) throws MPIException {
+        synchronized (LIFECYCLE) {
+            if (process != null || finalized) {
+                throw new MPIException(finalized ? "MPI is finalized." : "MPI is already initialized.");
+            }
+            if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
+                throw MPIException.of(ERR_ARG, "MPI_Init_thread: invalid thread level " + required);
+            }
+            Bootstrap bootstrap = Bootstraps.fromEnvironment();
+            MpiProcess p;
+            try {
+                p = MpiProcess.start(bootstrap, ConfigSource.load(), required);
+            } catch (MpiError e) {
+                String msg = "verbatim: rank " + bootstrap.rank() + ": MPI_Init: " + e.getMessage();
+                System.err.println(msg);
+                bootstrap.abort(1, msg);
+                throw MPIException.of(e.errorClass(), msg);
+            }
+            bindPredefined(p);
+            process = p;
+            return required;
+        }
+    }
+
+    /** Starts MPI on an existing bootstrap (in-JVM tests run several ranks this way). */
+    static void bindPredefined(MpiProcess p) {
+        int[] world = new int[p.size()];
+        for (int i = 0; i < world.length; i++) {
+            world[i] = i;
+        }
+        COMM_WORLD.bind(p, 0, world, p.rank(), "MPI_COMM_WORLD");
+        COMM_WORLD.errhandler = ERRORS_ARE_FATAL;
+        COMM_SELF.bind(p, 2, new int[] {p.rank()}, 0, "MPI_COMM_SELF");
+        COMM_SELF.errhandler = ERRORS_ARE_FATAL;
+    }
+
+    public static int queryThread() throws MPIException {
+        return process().threadLevel();
+    }
+
+    public static boolean isThreadMain() throws MPIException {
+        return process().mainThread() == Thread.currentThread();
+    }
+
+    public static void Finalize() throws MPIException {
+        synchronized (LIFECYCLE) {
+            MpiProcess p = process();
+            try {
+                org.verbatim.runtime.Agreement.barrier(p.engine(), COMM_WORLD.collectiveContext(),
+                        COMM_WORLD.world, COMM_WORLD.rank);
+                if (p.profiler().enabled()) {
+                    System.err.print(Profiles.report(p));
+                }
+                p.close();
+            } catch (MpiError e) {
+                COMM_WORLD.raise("MPI_Finalize", e);
+            } finally {
+                process = null;
+                finalized = true;
+            }
+        }
+    }
+
+    public static boolean isInitialized() throws MPIException {
+        return process != null || finalized;
+    }
+
+    public static boolean isFinalized() throws MPIException {
+        return finalized;
+    }
+
+    public static double wtime() throws MPIException {
+        check();
+        return System.nanoTime() / 1e9;
+    }
+
+    public static double wtick() throws MPIException {
+        check();
+        return 1e-9;
+    }
+
+    public static Version getVersion() {
+        return new Version(3, 1);
+    }
+
+    public static String getLibVersion() {
+        return "Verbatim " + MPI.class.getPackage().getImplementationVersion()
+                + " (pure Java MPI, Open MPI Java API)";
+    }
+
+    public static String getProcessorName() throws MPIException {
+        MpiProcess p = process();
+        String h = p.host(p.rank());
+        return h.length() > 256 ? h.substring(0, 256) : h;
+    }
+
+    public static void pControl(int level, Object obj) {
+    }
+
+    // ------------------------------------------------------------------ buffered sends
+
+    public static void attachBuffer(byte[] buffer) throws MPIException {
+        check();
+        synchronized (LIFECYCLE) {
+            if (buffer == null) {
+                throw MPIException.of(ERR_BUFFER, "MPI_Buffer_attach: buffer is null");
+            }
+            if (attached != null) {
+                throw MPIException.of(ERR_BUFFER, "MPI_Buffer_attach: a buffer is already attached");
+            }
+            attached = buffer;
+            attachedInUse = 0;
+        }
+    }
+
+    /** Detaches the buffer, first waiting until the buffered sends using it are delivered. */
+    public static byte[] detachBuffer() throws MPIException {
+        MpiProcess p = process();
+        p.engine().awaitCondition(() -> {
+            synchronized (LIFECYCLE) {
+                return attachedInUse == 0;
+            }
+        });
+        synchronized (LIFECYCLE) {
+            byte[] b = attached;
+            attached = null;
+            return b;
+        }
+    }
+
+    static boolean bsendReserve(long bytes) {
+        synchronized (LIFECYCLE) {
+            long need = bytes + BSEND_OVERHEAD;
+            if (attached == null || attachedInUse + need > attached.length) {
+                return false;
+            }
+            attachedInUse += need;
+            return true;
+        }
+    }
+
+    static void bsendRelease(long bytes) {
+        synchronized (LIFECYCLE) {
+            attachedInUse -= bytes + BSEND_OVERHEAD;
+        }
+    }
+
+    // ------------------------------------------------------------------ fatal errors
+
+    /** ERRORS_ARE_FATAL: print rank, call and reason, and end the whole job. */
+    static void fatal(String call, int errorClass, String reason) {
+        MpiProcess p = process;
+        String rank = p == null ? "?" : Integer.toString(p.rank());
+        String msg = "verbatim: rank " + rank + ": " + call + ": " + reason
+                + " [" + ErrorClass.describe(errorClass) + "]";
+        abortWith(p, errorClass == 0 ? 1 : errorClass, msg);
+    }
+
+    static void abortJob(int code, String reason) throws MPIException {
+        MpiProcess p = process();
+        abortWith(p, code, "verbatim: rank " + p.rank() + ": " + reason);
+    }
+
+    private static void abortWith(MpiProcess p, int code, String msg) {
+        System.out.flush();
+        System.err.println(msg);
+        System.err.flush();
+        if (p != null) {
+            p.bootstrap().abort(code, msg); // the process manager ends every rank
+        }
+        Runtime.getRuntime().halt(code == 0 ? 1 : code);
+    }
+
+    // ------------------------------------------------------------------ buffers
+
+    public static ByteBuffer newByteBuffer(int capacity) {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+    }
+
+    public static CharBuffer newCharBuffer(int capacity) {
+        return newByteBuffer(capacity * 2).asCharBuffer();
+    }
+
+    public static ShortBuffer newShortBuffer(int capacity) {
+        return newByteBuffer(capacity * 2).asShortBuffer();
+    }
+
+    public static IntBuffer newIntBuffer(int capacity) {
+        return newByteBuffer(capacity * 4).asIntBuffer();
+    }
+
+    public static LongBuffer newLongBuffer(int capacity) {
+        return newByteBuffer(capacity * 8).asLongBuffer();
+    }
+
+    public static FloatBuffer newFloatBuffer(int capacity) {
+        return newByteBuffer(capacity * 4).asFloatBuffer();
+    }
+
+    public static DoubleBuffer newDoubleBuffer(int capacity) {
+        return newByteBuffer(capacity * 8).asDoubleBuffer();
+    }
+
+    public static ByteBuffer slice(ByteBuffer buf, int offset) {
+        return ((ByteBuffer) buf.clear().position(offset)).slice().order(ByteOrder.nativeOrder());
+    }
+
+    public static CharBuffer slice(CharBuffer buf, int offset) {
+        return ((CharBuffer) buf.clear().position(offset)).slice();
+    }
+
+    public static ShortBuffer slice(ShortBuffer buf, int offset) {
+        return ((ShortBuffer) buf.clear().position(offset)).slice();
+    }
+
+    public static IntBuffer slice(IntBuffer buf, int offset) {
+        return ((IntBuffer) buf.clear().position(offset)).slice();
+    }
+
+    public static LongBuffer slice(LongBuffer buf, int offset) {
+        return ((LongBuffer) buf.clear().position(offset)).slice();
+    }
+
+    public static FloatBuffer slice(FloatBuffer buf, int offset) {
+        return ((FloatBuffer) buf.clear().position(offset)).slice();
+    }
+
+    public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
+        return ((DoubleBuffer) buf.clear().position(offset)).slice();
+    }
+
+    public static ByteBuffer slice(byte[] buf, int offset) {
+        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static CharBuffer slice(char[] buf, int offset) {
+        return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static ShortBuffer slice(short[] buf, int offset) {
+        return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static IntBuffer slice(int[] buf, int offset) {
+        return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static LongBuffer slice(long[] buf, int offset) {
+        return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static FloatBuffer slice(float[] buf, int offset) {
+        return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static DoubleBuffer slice(double[] buf, int offset) {
+        return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+}

@@ -1,0 +1,120 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.RecvOp;
+import org.verbatim.runtime.Unexpected;
+
+/**
+ * A message taken by a matched probe (MPI_Mprobe/MPI_Improbe): no other receive can match it;
+ * receive it with {@link #mRecv} or {@link #imRecv}.
+ */
+public final class Message {
+    private Unexpected message;
+    private Comm comm;
+    private boolean noProc;
+
+    /** A null message handle (MPI_MESSAGE_NULL). */
+    public Message() {
+    }
+
+    public boolean isNull() {
+        return message == null && !noProc;
+    }
+
+    public boolean isNoProc() {
+        return noProc;
+    }
+
+    public Status mProbe(int source, int tag, Comm comm) throws MPIException {
+        MPI.check();
+        comm.checkUsable("MPI_Mprobe");
+        comm.checkSource("MPI_Mprobe", source);
+        comm.checkRecvTag("MPI_Mprobe", tag);
+        if (source == MPI.PROC_NULL) {
+            return noProc(comm);
+        }
+        try {
+            Unexpected[] found = new Unexpected[1];
+            comm.engine().awaitCondition(() ->
+                    (found[0] = comm.engine().probe(comm.context, source, tag, true)) != null);
+            return hold(found[0], comm);
+        } catch (MpiError e) {
+            throw comm.raise("MPI_Mprobe", e);
+        }
+    }
+
+    public Status imProbe(int source, int tag, Comm comm) throws MPIException {
+        MPI.check();
+        comm.checkUsable("MPI_Improbe");
+        comm.checkSource("MPI_Improbe", source);
+        comm.checkRecvTag("MPI_Improbe", tag);
+        if (source == MPI.PROC_NULL) {
+            return noProc(comm);
+        }
+        try {
+            Unexpected u = comm.engine().probe(comm.context, source, tag, true);
+            return u == null ? null : hold(u, comm);
+        } catch (MpiError e) {
+            throw comm.raise("MPI_Improbe", e);
+        }
+    }
+
+    private Status noProc(Comm c) {
+        this.comm = c;
+        this.message = null;
+        this.noProc = true;
+        return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
+    }
+
+    private Status hold(Unexpected u, Comm c) {
+        this.message = u;
+        this.comm = c;
+        this.noProc = false;
+        return new Status(u.source(), u.tag(), 0, u.length(), false);
+    }
+
+    public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
+        Request r = imRecv(buf, count, type, "MPI_Mrecv");
+        return r.waitStatus();
+    }
+
+    public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
+        return imRecv((Object) buf, count, type, "MPI_Imrecv");
+    }
+
+    /** Zero-copy form: receives straight into native memory. */
+    public Request imRecv(MemorySegment buf, int count, Datatype type) throws MPIException {
+        return imRecv((Object) buf, count, type, "MPI_Imrecv");
+    }
+
+    private Request imRecv(Object buf, int count, Datatype type, String call) throws MPIException {
+        MPI.check();
+        if (isNull()) {
+            throw MPIException.of(ErrorClass.ERR_REQUEST, call + ": the message handle is null");
+        }
+        Comm c = comm;
+        if (noProc) {
+            noProc = false;
+            return new Request(org.verbatim.runtime.RequestState.completed(MPI.PROC_NULL,
+                    MPI.ANY_TAG, 0), c, call);
+        }
+        c.checkCountType(call, count, type);
+        MemorySegment seg;
+        try {
+            seg = Buffers.forReceive(buf, count, type);
+        } catch (MPIException e) {
+            throw c.raise(call, new MpiError(e.getErrorClass(), e.getMessage()));
+        }
+        Unexpected u = message;
+        message = null;
+        try {
+            RecvOp op = c.engine().receiveMatched(u, seg, buf, Buffers.booleanCopyBack(buf, seg));
+            return new Request(op, c, call);
+        } catch (MpiError e) {
+            throw c.raise(call, e);
+        }
+    }
+}

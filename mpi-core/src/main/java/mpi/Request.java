@@ -1,0 +1,343 @@
+package mpi;
+
+import org.verbatim.runtime.Engine;
+import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.RequestState;
+
+/**
+ * A nonblocking operation in flight. Completing a (non-persistent) request through wait or test
+ * turns it into a null handle. The request keeps the operation's buffers reachable.
+ */
+public class Request implements Freeable {
+    /** The runtime operation; null for a null handle or an inactive persistent request. */
+    RequestState impl;
+    /** The communicator whose error handler reports this request's errors. */
+    final Comm comm;
+    /** The call that created it, for error messages. */
+    final String call;
+    private boolean nullHandle;
+
+    Request(RequestState impl, Comm comm, String call) {
+        this.impl = impl;
+        this.comm = comm;
+        this.call = call;
+        this.nullHandle = impl == null;
+    }
+
+    /** MPI.REQUEST_NULL */
+    static Request nullRequest() {
+        return new Request(null, null, "MPI_REQUEST_NULL");
+    }
+
+    boolean persistent() {
+        return false;
+    }
+
+    /** True if the request can still complete (not null, and started if persistent). */
+    final boolean active() {
+        return impl != null;
+    }
+
+    static Engine engine() throws MPIException {
+        return MPI.process().engine();
+    }
+
+    /** Called when the operation has completed and its status has been taken. */
+    void retire() {
+        impl = null;
+        if (!persistent()) {
+            nullHandle = true;
+        }
+    }
+
+    /** The status of the finished operation; raises its error through the error handler. */
+    final Status finish(RequestState r) throws MPIException {
+        Status s = Status.of(r);
+        retire();
+        if (r.error() != 0 && comm != null) {
+            throw comm.raise(call, new MpiError(r.error(), describeError(r)));
+        }
+        return s;
+    }
+
+    private static String describeError(RequestState r) {
+        if (r.error() == org.verbatim.runtime.ErrorClass.ERR_TRUNCATE) {
+            return "message truncated: the message from rank " + r.source() + " (tag " + r.tag()
+                    + ") is longer than the receive buffer (" + r.bytes() + " bytes received)";
+        }
+        return org.verbatim.runtime.ErrorClass.describe(r.error());
+    }
+
+    static Status emptyStatus() {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, 0, false);
+    }
+
+    @Override
+    public void free() throws MPIException {
+        MPI.check();
+        impl = null;
+        nullHandle = true;
+    }
+
+    public final void cancel() throws MPIException {
+        MPI.check();
+        RequestState r = impl;
+        if (r != null && !r.isComplete()) {
+            r.cancel(engine());
+        }
+    }
+
+    public final boolean isNull() {
+        return nullHandle;
+    }
+
+    public final Status waitStatus() throws MPIException {
+        MPI.check();
+        RequestState r = impl;
+        if (r == null) {
+            return emptyStatus();
+        }
+        try {
+            engine().await(r);
+        } catch (MpiError e) {
+            throw comm.raise(call, e);
+        }
+        return finish(r);
+    }
+
+    public final void waitFor() throws MPIException {
+        waitStatus();
+    }
+
+    public final Status testStatus() throws MPIException {
+        MPI.check();
+        RequestState r = impl;
+        if (r == null) {
+            return emptyStatus();
+        }
+        if (!r.isComplete()) {
+            progress();
+            if (!r.isComplete()) {
+                return null;
+            }
+        }
+        return finish(r);
+    }
+
+    public final Status getStatus() throws MPIException {
+        MPI.check();
+        RequestState r = impl;
+        if (r == null) {
+            return emptyStatus();
+        }
+        if (!r.isComplete()) {
+            progress();
+        }
+        return r.isComplete() ? Status.of(r) : null;
+    }
+
+    public final boolean test() throws MPIException {
+        return testStatus() != null;
+    }
+
+    final void progress() throws MPIException {
+        try {
+            engine().progress();
+        } catch (MpiError e) {
+            throw comm.raise(call, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ arrays
+
+    private static boolean anyActive(Request[] requests) {
+        for (Request q : requests) {
+            if (q != null && q.active()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void progressAll(Request[] requests) throws MPIException {
+        try {
+            engine().progress();
+        } catch (MpiError e) {
+            Comm c = MPI.COMM_WORLD;
+            for (Request q : requests) {
+                if (q != null && q.comm != null) {
+                    c = q.comm;
+                    break;
+                }
+            }
+            throw c.raise("MPI_Wait", e);
+        }
+    }
+
+    private static int firstComplete(Request[] requests) {
+        for (int i = 0; i < requests.length; i++) {
+            Request q = requests[i];
+            if (q != null && q.active() && q.impl.isComplete()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public static Status waitAnyStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (!anyActive(requests)) {
+            return emptyStatus().withIndex(MPI.UNDEFINED);
+        }
+        int idle = 0;
+        while (true) {
+            int i = firstComplete(requests);
+            if (i >= 0) {
+                return requests[i].finish(requests[i].impl).withIndex(i);
+            }
+            progressAll(requests);
+            if (firstComplete(requests) < 0) {
+                idle = idleStep(idle);
+            }
+        }
+    }
+
+    private static int idleStep(int count) throws MPIException {
+        return engine().idle(count);
+    }
+
+    public static int waitAny(Request[] requests) throws MPIException {
+        return waitAnyStatus(requests).getIndex();
+    }
+
+    public static Status testAnyStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (!anyActive(requests)) {
+            return emptyStatus().withIndex(MPI.UNDEFINED);
+        }
+        int i = firstComplete(requests);
+        if (i < 0) {
+            progressAll(requests);
+            i = firstComplete(requests);
+        }
+        return i < 0 ? null : requests[i].finish(requests[i].impl).withIndex(i);
+    }
+
+    public static int testAny(Request[] requests) throws MPIException {
+        Status s = testAnyStatus(requests);
+        return s == null ? MPI.UNDEFINED : s.getIndex();
+    }
+
+    public static Status[] waitAllStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        int idle = 0;
+        while (!allComplete(requests)) {
+            progressAll(requests);
+            idle = idleStep(idle);
+        }
+        return finishAll(requests);
+    }
+
+    public static void waitAll(Request[] requests) throws MPIException {
+        waitAllStatus(requests);
+    }
+
+    private static boolean allComplete(Request[] requests) {
+        for (Request q : requests) {
+            if (q != null && q.active() && !q.impl.isComplete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Status[] finishAll(Request[] requests) throws MPIException {
+        Status[] out = new Status[requests.length];
+        MPIException first = null;
+        for (int i = 0; i < requests.length; i++) {
+            Request q = requests[i];
+            if (q == null || !q.active()) {
+                out[i] = emptyStatus();
+                continue;
+            }
+            try {
+                out[i] = q.finish(q.impl);
+            } catch (MPIException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return out;
+    }
+
+    public static Status[] testAllStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (!allComplete(requests)) {
+            progressAll(requests);
+            if (!allComplete(requests)) {
+                return null;
+            }
+        }
+        return finishAll(requests);
+    }
+
+    public static boolean testAll(Request[] requests) throws MPIException {
+        return testAllStatus(requests) != null;
+    }
+
+    public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (!anyActive(requests)) {
+            return null;
+        }
+        int idle = 0;
+        while (firstComplete(requests) < 0) {
+            progressAll(requests);
+            idle = idleStep(idle);
+        }
+        return collectSome(requests);
+    }
+
+    private static Status[] collectSome(Request[] requests) throws MPIException {
+        java.util.List<Status> done = new java.util.ArrayList<>();
+        for (int i = 0; i < requests.length; i++) {
+            Request q = requests[i];
+            if (q != null && q.active() && q.impl.isComplete()) {
+                done.add(q.finish(q.impl).withIndex(i));
+            }
+        }
+        return done.toArray(new Status[0]);
+    }
+
+    private static int[] indices(Status[] s) {
+        if (s == null) {
+            return null;
+        }
+        int[] out = new int[s.length];
+        for (int i = 0; i < s.length; i++) {
+            out[i] = s[i].getIndex();
+        }
+        return out;
+    }
+
+    public static int[] waitSome(Request[] requests) throws MPIException {
+        return indices(waitSomeStatus(requests));
+    }
+
+    public static Status[] testSomeStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (!anyActive(requests)) {
+            return null;
+        }
+        progressAll(requests);
+        return collectSome(requests);
+    }
+
+    public static int[] testSome(Request[] requests) throws MPIException {
+        return indices(testSomeStatus(requests));
+    }
+}

@@ -1,0 +1,94 @@
+package mpi;
+
+import org.verbatim.runtime.RequestState;
+
+/** The status of a completed receive, probe or wait: source, tag, error, count, cancelled. */
+public final class Status {
+    private int source;
+    private int tag;
+    private int error;
+    private long bytes;
+    private boolean cancelled;
+    private int index;
+
+    Status(int source, int tag, int error, long bytes, boolean cancelled) {
+        this.source = source;
+        this.tag = tag;
+        this.error = error;
+        this.bytes = bytes;
+        this.cancelled = cancelled;
+    }
+
+    static Status of(RequestState r) {
+        return new Status(r.source(), r.tag(), r.error(), r.bytes(), r.cancelled());
+    }
+
+    Status withIndex(int i) {
+        this.index = i;
+        return this;
+    }
+
+    /** Number of received elements of {@code datatype}; MPI.UNDEFINED if not a whole number. */
+    public int getCount(Datatype datatype) throws MPIException {
+        MPI.check();
+        datatype.check();
+        if (datatype.byteSize == 0) {
+            return bytes == 0 ? 0 : MPI.UNDEFINED;
+        }
+        return bytes % datatype.byteSize == 0 ? (int) (bytes / datatype.byteSize) : MPI.UNDEFINED;
+    }
+
+    public boolean isCancelled() throws MPIException {
+        MPI.check();
+        return cancelled;
+    }
+
+    /** Number of received base elements of {@code datatype}. */
+    public int getElements(Datatype datatype) throws MPIException {
+        MPI.check();
+        datatype.check();
+        int base = datatype.base.size();
+        return bytes % base == 0 ? (int) (bytes / base) : MPI.UNDEFINED;
+    }
+
+    public Count getElementsX(Datatype datatype) throws MPIException {
+        return new Count(getElements(datatype));
+    }
+
+    public void setElements(Datatype datatype, int count) throws MPIException {
+        MPI.check();
+        bytes = (long) count * datatype.base.size();
+    }
+
+    public void setElementsX(Datatype datatype, Count count) throws MPIException {
+        MPI.check();
+        bytes = count.getCount() * datatype.base.size();
+    }
+
+    public void setCancelled(boolean flag) throws MPIException {
+        MPI.check();
+        cancelled = flag;
+    }
+
+    public int getSource() {
+        return source;
+    }
+
+    public int getTag() {
+        return tag;
+    }
+
+    public int getError() {
+        return error;
+    }
+
+    public int getIndex() {
+        return index;
+    }
+
+    @Override
+    public String toString() {
+        return "Status[source=" + source + ", tag=" + tag + ", error=" + error + ", bytes=" + bytes
+                + (cancelled ? ", cancelled" : "") + "]";
+    }
+}

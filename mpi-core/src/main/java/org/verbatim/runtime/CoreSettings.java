@@ -1,0 +1,34 @@
+package org.verbatim.runtime;
+
+import java.util.List;
+import org.verbatim.config.Setting;
+import org.verbatim.config.SettingsProvider;
+
+/** Configuration of the MPI runtime (area "core"). */
+public final class CoreSettings implements SettingsProvider {
+    public static final Setting EAGER_LIMIT = new Setting("verbatim.core.eager-limit", "16k",
+            "Largest message payload sent eagerly; larger ones use the rendezvous protocol "
+                    + "(also capped by the transport's maximum eager size).");
+    public static final Setting IDLE = new Setting("verbatim.core.idle", "auto",
+            "What a waiting rank does when idle: spin, backoff, block, or auto (spin while ranks "
+                    + "per host <= cores, else backoff, block beyond twice the cores).");
+    public static final Setting TRANSPORTS = new Setting("verbatim.core.transports", "",
+            "Comma-separated transports to open (for example shm or ib); empty = all available.");
+    public static final Setting READS_IN_FLIGHT = new Setting("verbatim.core.reads-in-flight",
+            "4", "Rendezvous RDMA read chunks a receive keeps in flight (pipelining).");
+    public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
+            "Count messages, volume, unexpected messages and communication memory; print at "
+                    + "finalize.");
+    public static final Setting PROTO_INFO = new Setting("verbatim.core.proto-info", "false",
+            "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
+
+    @Override
+    public String area() {
+        return "core";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, PROFILE, PROTO_INFO);
+    }
+}

@@ -1,0 +1,594 @@
+package org.verbatim.runtime;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import org.verbatim.spi.CompletionHandler;
+import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.Transport;
+
+/**
+ * The point-to-point engine of one process: the one dispatch point (self, shm, network per peer),
+ * eager and rendezvous protocols, MPI matching, and the progress loop with its idle strategy.
+ *
+ * <p>Everything that touches protocol state runs under {@link EngineLock}: a real lock only at
+ * MPI_THREAD_MULTIPLE. Waiting threads release it between progress passes, so several threads
+ * can wait at once.
+ */
+public final class Engine implements CompletionHandler {
+    public static final int ANY_SOURCE = -1;
+    public static final int ANY_TAG = -1;
+
+    private final int worldRank;
+    private List<Transport> transports = List.of();
+    private final PeerState[] peers;
+    private final long eagerLimit;
+    private final int maxReadsInFlight;
+    private final MatchQueues queues = new MatchQueues();
+    private final RequestTable table = new RequestTable();
+    private final StagingPool pool = new StagingPool();
+    private final Arena arena = Arena.ofShared();
+    /** Header scratch: used only under the lock, so one is enough. */
+    private final MemorySegment header = arena.allocate(WireHeader.RTS_SIZE, 8);
+    private final MemorySegment baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
+    private final MemorySegment rtsHeader = header.asSlice(0, WireHeader.RTS_SIZE);
+    private final MemorySegment empty = MemorySegment.ofArray(new byte[0]);
+    private final EngineLock lock;
+    private final IdleStrategy idle;
+    private final Profiler profiler;
+    /** Receives with a rendezvous read that the transport refused for now. */
+    private RecvOp[] readRetry = new RecvOp[8];
+    private int readRetryCount;
+    private volatile String fatal;
+
+    public Engine(int worldRank, int worldSize, long eagerLimit,
+                  int maxReadsInFlight, int threadLevel, IdleStrategy idle, Profiler profiler) {
+        this.worldRank = worldRank;
+        this.peers = new PeerState[worldSize];
+        this.eagerLimit = eagerLimit;
+        this.maxReadsInFlight = maxReadsInFlight;
+        this.lock = EngineLock.forThreadLevel(threadLevel);
+        this.idle = idle;
+        this.profiler = profiler;
+    }
+
+    /**
+     * Sets the opened transports in dispatch order (self first). They were opened with this
+     * engine as their completion handler.
+     */
+    public void attach(List<Transport> opened) {
+        this.transports = List.copyOf(opened);
+    }
+
+    public List<Transport> transports() {
+        return transports;
+    }
+
+    public int worldRank() {
+        return worldRank;
+    }
+
+    public IdleStrategy idleStrategy() {
+        return idle;
+    }
+
+    // ------------------------------------------------------------------ dispatch
+
+    private PeerState peer(int world) {
+        PeerState p = peers[world];
+        if (p == null) {
+            p = connect(world);
+        }
+        return p;
+    }
+
+    private PeerState connect(int world) {
+        for (Transport t : transports) {
+            if (t.reaches(world)) {
+                PeerState p = new PeerState(world, t, eagerLimit);
+                peers[world] = p;
+                return p;
+            }
+        }
+        throw new MpiError(ErrorClass.ERR_INTERN, "no transport reaches rank " + world
+                + " (opened: " + transports.stream().map(Transport::name).toList() + ")");
+    }
+
+    /** The name of the transport used for {@code world} (connecting if needed). */
+    public String transportFor(int world) {
+        lock.lock();
+        try {
+            return peer(world).transport.name();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ send side
+
+    /**
+     * Starts a send of {@code data} (exactly the message bytes) to world rank {@code dest}.
+     * {@code myCommRank} and {@code context} identify the sender and communicator for matching.
+     */
+    public SendOp send(int context, int myCommRank, int dest, int tag, MemorySegment data,
+                       Object keepAlive, Mode mode) {
+        checkFatal();
+        lock.lock();
+        try {
+            PeerState p = peer(dest);
+            SendOp s = new SendOp(p, context, myCommRank, tag, data, keepAlive,
+                    mode == Mode.SYNCHRONOUS);
+            s.rendezvous = data.byteSize() > p.eagerLimit;
+            profiler.messageSent(data.byteSize());
+            if (s.rendezvous) {
+                prepareRendezvous(s);
+            }
+            if (p.hasQueued() || !tryPost(s)) {
+                p.enqueue(s);
+            }
+            return s;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void prepareRendezvous(SendOp s) {
+        MemorySegment src = s.data;
+        if (!src.isNative()) {
+            s.staging = pool.acquire(src.byteSize());
+            MemorySegment.copy(src, 0, s.staging, 0, src.byteSize());
+            src = s.staging;
+        }
+        s.registration = s.peer.transport.register(src);
+        s.id = table.add(s);
+    }
+
+    /** Tries to hand the send to the transport; false if it must wait (RETRY). */
+    private boolean tryPost(SendOp s) {
+        PeerState p = s.peer;
+        int status;
+        if (s.rendezvous) {
+            WireHeader.write(header, WireHeader.RTS, (byte) 0, s.context, s.myCommRank, s.tag,
+                    s.data.byteSize(), s.id);
+            WireHeader.writeRemote(header, s.registration.address(), s.registration.remoteKey());
+            status = p.endpoint.send(rtsHeader, empty);
+            if (status == PostStatus.OK) {
+                s.phase = SendOp.Phase.WAIT_FIN;
+            }
+            return status == PostStatus.OK;
+        }
+        if (s.synchronous && s.id == 0) {
+            s.id = table.add(s);
+        }
+        WireHeader.write(header, WireHeader.EAGER, s.synchronous ? WireHeader.FLAG_SYNC : 0,
+                s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
+        status = p.endpoint.send(baseHeader, s.data);
+        if (status != PostStatus.OK) {
+            return false;
+        }
+        if (s.synchronous) {
+            s.phase = SendOp.Phase.WAIT_ACK;
+        } else {
+            s.finish();
+        }
+        return true;
+    }
+
+    private int retryQueued() {
+        int work = 0;
+        for (PeerState p : peers) {
+            if (p == null) {
+                continue;
+            }
+            if (p.pendingCount > 0) {
+                work += retryControl(p);
+            }
+            while (p.hasQueued()) {
+                if (!tryPost(p.queuedHead)) {
+                    break;
+                }
+                p.dequeue();
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private int retryControl(PeerState p) {
+        int done = 0;
+        while (done < p.pendingCount) {
+            if (!postControl(p, p.pendingKinds[done], p.pendingIds[done])) {
+                break;
+            }
+            done++;
+        }
+        System.arraycopy(p.pendingKinds, done, p.pendingKinds, 0, p.pendingCount - done);
+        System.arraycopy(p.pendingIds, done, p.pendingIds, 0, p.pendingCount - done);
+        p.pendingCount -= done;
+        return done;
+    }
+
+    private boolean postControl(PeerState p, byte kind, long id) {
+        WireHeader.write(header, kind, (byte) 0, 0, 0, 0, 0, id);
+        return p.endpoint.send(baseHeader, empty) == PostStatus.OK;
+    }
+
+    private void sendControl(PeerState p, byte kind, long id) {
+        if (p.pendingCount > 0 || !postControl(p, kind, id)) {
+            p.addPendingControl(kind, id);
+        }
+    }
+
+    // ------------------------------------------------------------------ receive side
+
+    /** Posts a receive into {@code data} (exactly the buffer's bytes). */
+    public RecvOp receive(int context, int source, int tag, MemorySegment data, Object keepAlive,
+                          Runnable onDone) {
+        checkFatal();
+        lock.lock();
+        try {
+            RecvOp r = new RecvOp(context, source, tag, data, keepAlive);
+            r.onDone = onDone;
+            Unexpected u = queues.findUnexpected(context, source, tag);
+            if (u != null) {
+                queues.removeUnexpected(u);
+                deliverUnexpected(u, r);
+            } else {
+                queues.post(r);
+            }
+            return r;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** MPI_Iprobe: the first matching unexpected message, or null; with remove, dequeues it. */
+    public Unexpected probe(int context, int source, int tag, boolean remove) {
+        checkFatal();
+        lock.lock();
+        try {
+            Unexpected u = queues.findUnexpected(context, source, tag);
+            if (u == null) {
+                progressLocked();
+                u = queues.findUnexpected(context, source, tag);
+            }
+            if (u != null && remove) {
+                queues.removeUnexpected(u);
+            }
+            return u;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives a message taken by a matched probe. */
+    public RecvOp receiveMatched(Unexpected u, MemorySegment data, Object keepAlive,
+                                 Runnable onDone) {
+        checkFatal();
+        lock.lock();
+        try {
+            RecvOp r = new RecvOp(u.context, u.source, u.tag, data, keepAlive);
+            r.onDone = onDone;
+            deliverUnexpected(u, r);
+            return r;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean cancelReceive(RecvOp r) {
+        lock.lock();
+        try {
+            if (!r.posted) {
+                return false;
+            }
+            queues.unlink(r);
+            r.markCancelled();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void deliverUnexpected(Unexpected u, RecvOp r) {
+        if (u.rendezvous) {
+            startRead(r, u.peer, u.source, u.tag, u.length, u.remoteAddress, u.remoteKey,
+                    u.senderRequest);
+            return;
+        }
+        long n = Math.min(u.length, r.data.byteSize());
+        if (n > 0) {
+            MemorySegment.copy(u.payload, 0, r.data, 0, n);
+        }
+        if (u.payload != null) {
+            pool.release(u.payload);
+        }
+        if (u.sync) {
+            sendControl(u.peer, WireHeader.SYNC_ACK, u.senderRequest);
+        }
+        r.finish(u.source, u.tag, n, u.length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+    }
+
+    @Override
+    public void onReceive(int source, MemorySegment m) {
+        byte kind = WireHeader.kind(m);
+        switch (kind) {
+            case WireHeader.EAGER -> onEager(source, m);
+            case WireHeader.RTS -> onRts(source, m);
+            case WireHeader.FIN, WireHeader.SYNC_ACK -> {
+                Object o = table.remove(WireHeader.request(m));
+                if (o instanceof SendOp s) {
+                    releaseRendezvous(s);
+                    s.finish();
+                }
+            }
+            default -> fail("rank " + worldRank + ": corrupt message kind " + kind
+                    + " from rank " + source);
+        }
+    }
+
+    private void onEager(int sourceWorld, MemorySegment m) {
+        int context = WireHeader.context(m);
+        int src = WireHeader.source(m);
+        int tag = WireHeader.tag(m);
+        long length = WireHeader.length(m);
+        boolean sync = (WireHeader.flags(m) & WireHeader.FLAG_SYNC) != 0;
+        RecvOp r = queues.takePosted(context, src, tag);
+        if (r != null) {
+            long n = Math.min(length, r.data.byteSize());
+            if (n > 0) {
+                MemorySegment.copy(m, WireHeader.BASE_SIZE, r.data, 0, n);
+            }
+            if (sync) {
+                sendControl(peer(sourceWorld), WireHeader.SYNC_ACK, WireHeader.request(m));
+            }
+            r.finish(src, tag, n, length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+            return;
+        }
+        Unexpected u = new Unexpected(context, src, tag, length, false, sync,
+                WireHeader.request(m), 0, 0, peer(sourceWorld));
+        if (length > 0) {
+            u.payload = pool.acquire(length);
+            MemorySegment.copy(m, WireHeader.BASE_SIZE, u.payload, 0, length);
+        }
+        queues.addUnexpected(u);
+        profiler.unexpected();
+    }
+
+    private void onRts(int sourceWorld, MemorySegment m) {
+        int context = WireHeader.context(m);
+        int src = WireHeader.source(m);
+        int tag = WireHeader.tag(m);
+        long length = WireHeader.length(m);
+        RecvOp r = queues.takePosted(context, src, tag);
+        PeerState p = peer(sourceWorld);
+        if (r != null) {
+            startRead(r, p, src, tag, length, WireHeader.address(m), WireHeader.remoteKey(m),
+                    WireHeader.request(m));
+            return;
+        }
+        queues.addUnexpected(new Unexpected(context, src, tag, length, true, false,
+                WireHeader.request(m), WireHeader.address(m), WireHeader.remoteKey(m), p));
+        profiler.unexpected();
+    }
+
+    /** RGET: read the sender's registered data, in chunks, then answer FIN. */
+    private void startRead(RecvOp r, PeerState p, int src, int tag, long length, long address,
+                           long key, long senderRequest) {
+        if (p.rendezvous != PeerState.Rendezvous.RGET) {
+            fail("rank " + worldRank + ": transport " + p.transport.name()
+                    + " offers no RDMA read for the rendezvous from rank " + p.world);
+        }
+        long n = Math.min(length, r.data.byteSize());
+        r.peer = p;
+        r.senderRequest = senderRequest;
+        r.remoteAddress = address;
+        r.remoteKey = key;
+        r.bytesToRead = n;
+        r.readOffset = 0;
+        r.statusSource = src;
+        r.statusTag = tag;
+        r.statusError = length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS;
+        if (n == 0) {
+            sendControl(p, WireHeader.FIN, senderRequest);
+            r.finish(src, tag, 0, r.statusError);
+            return;
+        }
+        if (!r.data.isNative()) {
+            r.staging = pool.acquire(n);
+        }
+        r.id = table.add(r);
+        postReads(r);
+    }
+
+    private MemorySegment readTarget(RecvOp r) {
+        return r.staging != null ? r.staging : r.data;
+    }
+
+    /** Posts as many chunks as the window allows; queues the receive for retry if refused. */
+    private void postReads(RecvOp r) {
+        MemorySegment target = readTarget(r);
+        while (r.readOffset < r.bytesToRead && r.chunksOutstanding < maxReadsInFlight) {
+            long len = Math.min(r.peer.maxRdma, r.bytesToRead - r.readOffset);
+            int st = r.peer.endpoint.read(target.asSlice(r.readOffset, len),
+                    r.remoteAddress + r.readOffset, r.remoteKey, r.id);
+            if (st != PostStatus.OK) {
+                addReadRetry(r);
+                return;
+            }
+            r.readOffset += len;
+            r.chunksOutstanding++;
+        }
+    }
+
+    private void addReadRetry(RecvOp r) {
+        for (int i = 0; i < readRetryCount; i++) {
+            if (readRetry[i] == r) {
+                return;
+            }
+        }
+        if (readRetryCount == readRetry.length) {
+            readRetry = java.util.Arrays.copyOf(readRetry, readRetryCount * 2);
+        }
+        readRetry[readRetryCount++] = r;
+    }
+
+    private int retryReads() {
+        int n = readRetryCount;
+        if (n == 0) {
+            return 0;
+        }
+        RecvOp[] batch = java.util.Arrays.copyOf(readRetry, n);
+        readRetryCount = 0;
+        for (RecvOp r : batch) {
+            postReads(r);
+        }
+        return n - readRetryCount;
+    }
+
+    @Override
+    public void onComplete(long wrId) {
+        Object o = table.get(wrId);
+        if (!(o instanceof RecvOp r)) {
+            return;
+        }
+        r.chunksOutstanding--;
+        if (r.readOffset < r.bytesToRead) {
+            postReads(r);
+            return;
+        }
+        if (r.chunksOutstanding > 0) {
+            return;
+        }
+        table.remove(wrId);
+        if (r.staging != null) {
+            MemorySegment.copy(r.staging, 0, r.data, 0, r.bytesToRead);
+            pool.release(r.staging);
+            r.staging = null;
+        }
+        sendControl(r.peer, WireHeader.FIN, r.senderRequest);
+        r.finish(r.statusSource, r.statusTag, r.bytesToRead, r.statusError);
+    }
+
+    @Override
+    public void onImmediate(int source, int immediate) {
+        // No point-to-point protocol uses write-with-immediate yet; datatype and window designs will.
+    }
+
+    @Override
+    public void onPeerFailure(int peer, String reason) {
+        fail("rank " + peer + " failed: " + reason);
+    }
+
+    private void releaseRendezvous(SendOp s) {
+        if (s.registration != null) {
+            MemoryRegistration reg = s.registration;
+            s.registration = null;
+            reg.close();
+        }
+        if (s.staging != null) {
+            pool.release(s.staging);
+            s.staging = null;
+        }
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    /** One progress pass; returns the work done. */
+    public int progress() {
+        lock.lock();
+        try {
+            return progressLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int progressLocked() {
+        int work = 0;
+        for (int i = 0, n = transports.size(); i < n; i++) {
+            work += transports.get(i).progress();
+        }
+        work += retryQueued();
+        work += retryReads();
+        return work;
+    }
+
+    /** Makes progress until {@code r} completes (or the job fails). */
+    public void await(RequestState r) {
+        int count = 0;
+        while (!r.isComplete()) {
+            checkFatal();
+            if (progress() > 0) {
+                count = 0;
+            } else if (!r.isComplete()) {
+                count = idle.idle(count, this);
+            }
+        }
+    }
+
+    /** Makes progress until {@code done} is true. */
+    public void awaitCondition(java.util.function.BooleanSupplier done) {
+        int count = 0;
+        while (!done.getAsBoolean()) {
+            checkFatal();
+            if (progress() > 0) {
+                count = 0;
+            } else {
+                count = idle.idle(count, this);
+            }
+        }
+    }
+
+    /** One step of the idle strategy; {@code count} is the caller's idle counter. */
+    public int idle(int count) {
+        return idle.idle(count, this);
+    }
+
+    void transportIdle(long maxNanos) {
+        if (transports.size() == 1) {
+            transports.get(0).idle(maxNanos);
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(maxNanos, 50_000));
+        }
+    }
+
+    /** Marks the job failed; every waiting call ends with this message. */
+    public void fail(String message) {
+        if (fatal == null) {
+            fatal = message;
+        }
+        throw new MpiError(ErrorClass.ERR_PROC_ABORTED, message);
+    }
+
+    public String fatalMessage() {
+        return fatal;
+    }
+
+    private void checkFatal() {
+        String f = fatal;
+        if (f != null) {
+            throw new MpiError(ErrorClass.ERR_PROC_ABORTED, f);
+        }
+    }
+
+    /** Requests in flight (sends waiting for FIN/ACK, rendezvous reads). */
+    public int inFlight() {
+        return table.inFlight();
+    }
+
+    public long communicationMemory() {
+        return pool.allocatedBytes();
+    }
+
+    public long unexpectedTotal() {
+        return queues.unexpectedTotal();
+    }
+
+    /** Frees the engine's own memory; transports are closed by their owner. */
+    public void close() {
+        pool.close();
+        arena.close();
+    }
+}

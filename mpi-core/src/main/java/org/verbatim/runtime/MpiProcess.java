@@ -1,0 +1,202 @@
+package org.verbatim.runtime;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.spi.Transport;
+import org.verbatim.spi.TransportContext;
+import org.verbatim.spi.TransportException;
+import org.verbatim.spi.TransportProvider;
+
+/**
+ * One MPI process: its bootstrap, the opened transports, the point-to-point engine and the
+ * context-id counter. Created by MPI_Init, closed by MPI_Finalize. Not static: several can live
+ * in one JVM for tests.
+ */
+public final class MpiProcess implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MpiProcess.class);
+
+    private final Bootstrap bootstrap;
+    private final Map<String, String> config;
+    private final int rank;
+    private final int size;
+    private final String[] hosts;
+    private final int threadLevel;
+    private final Engine engine;
+    private final Profiler profiler;
+    private final Thread mainThread = Thread.currentThread();
+    private int nextContext = 16;
+
+    private MpiProcess(Bootstrap bootstrap, Map<String, String> config, int threadLevel,
+                       List<TransportProvider> providers) {
+        this.bootstrap = bootstrap;
+        this.config = config;
+        this.rank = bootstrap.rank();
+        this.size = bootstrap.size();
+        this.threadLevel = threadLevel;
+        String host = hostName();
+        bootstrap.put("verbatim.host." + rank, host);
+        bootstrap.barrier();
+        this.hosts = new String[size];
+        for (int r = 0; r < size; r++) {
+            String h = bootstrap.get("verbatim.host." + r);
+            if (h == null) {
+                throw new MpiError(ErrorClass.ERR_INTERN, "bootstrap: rank " + r
+                        + " did not publish its host name");
+            }
+            hosts[r] = h;
+        }
+        long ranksOnHost = Arrays.stream(hosts).filter(host::equals).count();
+        IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.get(config), (int) ranksOnHost,
+                Runtime.getRuntime().availableProcessors());
+        this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
+        this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
+                CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler);
+        List<Transport> opened = new ArrayList<>();
+        opened.add(new SelfTransport(rank, engine));
+        TransportContext ctx = new TransportContext(rank, size, hosts, bootstrap, engine, config);
+        for (TransportProvider p : providers) {
+            try {
+                opened.add(p.open(ctx));
+            } catch (TransportException e) {
+                opened.forEach(Transport::close);
+                throw new MpiError(ErrorClass.ERR_INTERN, "rank " + rank + ": transport "
+                        + p.name() + " failed to open: " + e.getMessage(), e);
+            }
+        }
+        engine.attach(opened);
+        LOG.debug("rank {} of {} on {}: transports {}, idle {}", rank, size, host,
+                opened.stream().map(Transport::name).toList(), idle);
+    }
+
+    /** MPI_Init: opens every selected transport (collectively) and builds the engine. */
+    public static MpiProcess start(Bootstrap bootstrap, Map<String, String> config,
+                                   int threadLevel) {
+        return new MpiProcess(bootstrap, config, threadLevel, selectProviders(config));
+    }
+
+    /** As {@link #start(Bootstrap, Map, int)} with explicit providers (tests, embedding). */
+    public static MpiProcess start(Bootstrap bootstrap, Map<String, String> config,
+                                   int threadLevel, List<TransportProvider> providers) {
+        return new MpiProcess(bootstrap, config, threadLevel, providers);
+    }
+
+    static List<TransportProvider> selectProviders(Map<String, String> config) {
+        String wanted = CoreSettings.TRANSPORTS.get(config).trim();
+        Set<String> names = wanted.isEmpty() ? Set.of()
+                : Arrays.stream(wanted.split(",")).map(String::trim).collect(Collectors.toSet());
+        List<TransportProvider> all = new ArrayList<>();
+        ServiceLoader.load(TransportProvider.class).forEach(all::add);
+        all.sort(Comparator.comparingInt(TransportProvider::priority));
+        List<TransportProvider> chosen = new ArrayList<>();
+        for (TransportProvider p : all) {
+            if (!names.isEmpty() && !names.contains(p.name())) {
+                continue;
+            }
+            var cause = p.unavailabilityCause();
+            if (cause.isPresent()) {
+                if (names.contains(p.name())) {
+                    throw new MpiError(ErrorClass.ERR_INTERN, "transport " + p.name()
+                            + " was requested but is unavailable: " + cause.get());
+                }
+                LOG.debug("transport {} unavailable: {}", p.name(), cause.get());
+                continue;
+            }
+            chosen.add(p);
+        }
+        for (String n : names) {
+            if (all.stream().noneMatch(p -> p.name().equals(n))) {
+                throw new MpiError(ErrorClass.ERR_INTERN, "verbatim.core.transports: unknown transport "
+                        + n + " (found: " + all.stream().map(TransportProvider::name).toList() + ")");
+            }
+        }
+        return chosen;
+    }
+
+    static String hostName() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        } catch (IOException | RuntimeException e) {
+            try {
+                return java.net.InetAddress.getLocalHost().getHostName();
+            } catch (IOException e2) {
+                return "localhost";
+            }
+        }
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public Bootstrap bootstrap() {
+        return bootstrap;
+    }
+
+    public Map<String, String> config() {
+        return config;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public String host(int worldRank) {
+        return hosts[worldRank];
+    }
+
+    public int threadLevel() {
+        return threadLevel;
+    }
+
+    public Thread mainThread() {
+        return mainThread;
+    }
+
+    public Profiler profiler() {
+        return profiler;
+    }
+
+    /**
+     * A block of context ids for a new communicator, at least {@code floor}: the caller makes
+     * the value agreed (maximum over the parent communicator) before using it.
+     */
+    public synchronized int proposeContext() {
+        return nextContext;
+    }
+
+    /** Records that ids below {@code agreed + 2} are taken. */
+    public synchronized void contextTaken(int agreed) {
+        nextContext = Math.max(nextContext, agreed + 2);
+    }
+
+    /** MPI_Finalize after the world barrier: closes transports and leaves the job. */
+    @Override
+    public void close() {
+        bootstrap.barrier();
+        for (Transport t : engine.transports()) {
+            try {
+                t.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing transport {}: {}", t.name(), e.toString());
+            }
+        }
+        engine.close();
+        bootstrap.close();
+    }
+}

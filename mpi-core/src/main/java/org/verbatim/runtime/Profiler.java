@@ -1,0 +1,68 @@
+package org.verbatim.runtime;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The memory-scalability paper's counters: messages and volume by size class, unexpected
+ * messages, communication memory. When disabled every hook is a single predictable branch.
+ */
+public final class Profiler {
+    /** Size classes: 0 B, then powers of two up to 4 MiB and above. */
+    private static final int CLASSES = 24;
+
+    private final boolean enabled;
+    private final LongAdder[] counts = new LongAdder[CLASSES];
+    private final LongAdder[] volume = new LongAdder[CLASSES];
+    private final LongAdder unexpected = new LongAdder();
+
+    public Profiler(boolean enabled) {
+        this.enabled = enabled;
+        for (int i = 0; i < CLASSES; i++) {
+            counts[i] = new LongAdder();
+            volume[i] = new LongAdder();
+        }
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    void messageSent(long bytes) {
+        if (enabled) {
+            int c = bytes == 0 ? 0 : Math.min(CLASSES - 1, 64 - Long.numberOfLeadingZeros(bytes));
+            counts[c].increment();
+            volume[c].add(bytes);
+        }
+    }
+
+    void unexpected() {
+        if (enabled) {
+            unexpected.increment();
+        }
+    }
+
+    public long totalMessages() {
+        long t = 0;
+        for (LongAdder a : counts) {
+            t += a.sum();
+        }
+        return t;
+    }
+
+    public long unexpectedMessages() {
+        return unexpected.sum();
+    }
+
+    /** Message count and volume per size class, as text lines. */
+    public String histogram() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < CLASSES; i++) {
+            long n = counts[i].sum();
+            if (n > 0) {
+                String label = i == 0 ? "0 B" : "<= " + (1L << (i)) + " B";
+                sb.append(String.format("  %-14s %10d msgs %14d bytes%n", label, n, volume[i].sum()));
+            }
+        }
+        return sb.toString();
+    }
+}

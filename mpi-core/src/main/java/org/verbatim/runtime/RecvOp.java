@@ -1,0 +1,66 @@
+package org.verbatim.runtime;
+
+import java.lang.foreign.MemorySegment;
+
+/** A posted receive (or a matched-probe receive) in flight. */
+public final class RecvOp extends RequestState {
+    final int context;
+    final int source;
+    final int tag;
+    /** Destination: exactly the receive buffer's bytes (count * type size). */
+    final MemorySegment data;
+    final Object keepAlive;
+    /** Runs after the data has landed (copy-back of staged or converted buffers). */
+    Runnable onDone;
+    long id;
+    /** Doubly linked membership in the posted-receive queue. */
+    RecvOp prev;
+    RecvOp next;
+    boolean posted;
+    /** Rendezvous state: staging buffer read into, chunks outstanding, the sender to answer. */
+    MemorySegment staging;
+    int chunksOutstanding;
+    long bytesToRead;
+    long readOffset;
+    long remoteAddress;
+    long remoteKey;
+    long senderRequest;
+    PeerState peer;
+
+    RecvOp(int context, int source, int tag, MemorySegment data, Object keepAlive) {
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.data = data;
+        this.keepAlive = keepAlive;
+    }
+
+    boolean matches(int msgContext, int msgSource, int msgTag) {
+        return context == msgContext
+                && (source == Engine.ANY_SOURCE || source == msgSource)
+                && (tag == Engine.ANY_TAG || tag == msgTag);
+    }
+
+    void finish(int src, int tg, long bytes, int error) {
+        statusSource = src;
+        statusTag = tg;
+        statusBytes = bytes;
+        statusError = error;
+        if (onDone != null) {
+            onDone.run();
+        }
+        markComplete();
+    }
+
+    @Override
+    public boolean cancel(Engine engine) {
+        return engine.cancelReceive(this);
+    }
+
+    void markCancelled() {
+        cancelled = true;
+        statusSource = Engine.ANY_SOURCE;
+        statusTag = Engine.ANY_TAG;
+        markComplete();
+    }
+}

@@ -1,0 +1,71 @@
+package org.verbatim.runtime;
+
+/**
+ * The runtime side of an MPI request: completion flag and the status fields. Completion is
+ * published with a volatile write after the status fields, so a thread that sees
+ * {@link #isComplete()} sees the status.
+ */
+public abstract class RequestState {
+    /** Status source (communicator rank), tag and error class. */
+    protected int statusSource;
+    protected int statusTag;
+    protected int statusError;
+    /** Bytes received (or sent). */
+    protected long statusBytes;
+    protected boolean cancelled;
+    private volatile boolean complete;
+
+    public final boolean isComplete() {
+        return complete;
+    }
+
+    protected final void markComplete() {
+        complete = true;
+    }
+
+    /** Clears the completion so a persistent request can start again. */
+    protected final void reset() {
+        complete = false;
+        statusSource = 0;
+        statusTag = 0;
+        statusError = 0;
+        statusBytes = 0;
+        cancelled = false;
+    }
+
+    public int source() {
+        return statusSource;
+    }
+
+    public int tag() {
+        return statusTag;
+    }
+
+    public int error() {
+        return statusError;
+    }
+
+    public long bytes() {
+        return statusBytes;
+    }
+
+    public boolean cancelled() {
+        return cancelled;
+    }
+
+    /** Tries to cancel; true if it was cancelled (then it is also complete). */
+    public boolean cancel(Engine engine) {
+        return false;
+    }
+
+    /** A request that is already complete, with the given status (PROC_NULL, empty sends). */
+    public static RequestState completed(int source, int tag, long bytes) {
+        RequestState r = new RequestState() {
+        };
+        r.statusSource = source;
+        r.statusTag = tag;
+        r.statusBytes = bytes;
+        r.markComplete();
+        return r;
+    }
+}

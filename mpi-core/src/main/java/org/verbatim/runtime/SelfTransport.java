@@ -1,0 +1,150 @@
+package org.verbatim.runtime;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.Capability;
+import org.verbatim.spi.CompletionHandler;
+import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.Transport;
+
+/**
+ * Messages a process sends to itself: queued in memory and delivered on the next progress pass
+ * (never inside the send call, so matching order is the same as for any other transport). RDMA
+ * is a copy within the address space.
+ */
+public final class SelfTransport implements Transport, Endpoint {
+    private final int rank;
+    private final CompletionHandler handler;
+    private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
+    private final ArrayDeque<long[]> completions = new ArrayDeque<>();
+    private final Capabilities capabilities = new Capabilities(
+            EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE,
+                    Capability.WRITE_WITH_IMMEDIATE, Capability.IN_ORDER_PLACEMENT),
+            0, 1 << 20, Long.MAX_VALUE >> 1, 1, 50, 1e10, 20);
+
+    public SelfTransport(int rank, CompletionHandler handler) {
+        this.rank = rank;
+        this.handler = handler;
+    }
+
+    @Override
+    public String name() {
+        return "self";
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public boolean reaches(int peer) {
+        return peer == rank;
+    }
+
+    @Override
+    public Endpoint endpoint(int peer) {
+        return this;
+    }
+
+    @Override
+    public int peer() {
+        return rank;
+    }
+
+    @Override
+    public MemoryRegistration register(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("only native memory can be registered");
+        }
+        return new MemoryRegistration() {
+            @Override
+            public MemorySegment segment() {
+                return segment;
+            }
+
+            @Override
+            public long address() {
+                return segment.address();
+            }
+
+            @Override
+            public long remoteKey() {
+                return 0;
+            }
+
+            @Override
+            public long length() {
+                return segment.byteSize();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public int send(MemorySegment header, MemorySegment payload) {
+        byte[] m = new byte[(int) (header.byteSize() + payload.byteSize())];
+        MemorySegment ms = MemorySegment.ofArray(m);
+        MemorySegment.copy(header, 0, ms, 0, header.byteSize());
+        MemorySegment.copy(payload, 0, ms, header.byteSize(), payload.byteSize());
+        inbox.add(m);
+        return PostStatus.OK;
+    }
+
+    private static MemorySegment at(long address, long length) {
+        return MemorySegment.ofAddress(address).reinterpret(length);
+    }
+
+    @Override
+    public int write(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
+        MemorySegment.copy(local, 0, at(remoteAddress, local.byteSize()), 0, local.byteSize());
+        completions.add(new long[] {wrId, 0, 0});
+        return PostStatus.OK;
+    }
+
+    @Override
+    public int writeWithImmediate(MemorySegment local, long remoteAddress, long remoteKey,
+                                  int immediate, long wrId) {
+        MemorySegment.copy(local, 0, at(remoteAddress, local.byteSize()), 0, local.byteSize());
+        completions.add(new long[] {wrId, 1, immediate});
+        return PostStatus.OK;
+    }
+
+    @Override
+    public int read(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
+        MemorySegment.copy(at(remoteAddress, local.byteSize()), 0, local, 0, local.byteSize());
+        completions.add(new long[] {wrId, 0, 0});
+        return PostStatus.OK;
+    }
+
+    @Override
+    public int progress() {
+        int work = 0;
+        for (int n = completions.size(); n > 0; n--) {
+            long[] c = completions.poll();
+            if (c[1] == 1) {
+                handler.onImmediate(rank, (int) c[2]);
+            }
+            handler.onComplete(c[0]);
+            work++;
+        }
+        for (int n = inbox.size(); n > 0; n--) {
+            handler.onReceive(rank, MemorySegment.ofArray(inbox.poll()));
+            work++;
+        }
+        return work;
+    }
+
+    @Override
+    public void close() {
+        inbox.clear();
+        completions.clear();
+    }
+}

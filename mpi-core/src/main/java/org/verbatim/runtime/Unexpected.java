@@ -1,0 +1,50 @@
+package org.verbatim.runtime;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A message that arrived before a matching receive was posted: eager data copied out of the
+ * transport's buffer, or a rendezvous RTS waiting to be answered.
+ */
+public final class Unexpected {
+    final int context;
+    final int source;
+    final int tag;
+    final long length;
+    final boolean rendezvous;
+    final boolean sync;
+    final long senderRequest;
+    final long remoteAddress;
+    final long remoteKey;
+    final PeerState peer;
+    /** Eager payload (from the pool), or null for a rendezvous. */
+    MemorySegment payload;
+    Unexpected prev;
+    Unexpected next;
+
+    Unexpected(int context, int source, int tag, long length, boolean rendezvous, boolean sync,
+               long senderRequest, long remoteAddress, long remoteKey, PeerState peer) {
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.length = length;
+        this.rendezvous = rendezvous;
+        this.sync = sync;
+        this.senderRequest = senderRequest;
+        this.remoteAddress = remoteAddress;
+        this.remoteKey = remoteKey;
+        this.peer = peer;
+    }
+
+    public int source() {
+        return source;
+    }
+
+    public int tag() {
+        return tag;
+    }
+
+    public long length() {
+        return length;
+    }
+}

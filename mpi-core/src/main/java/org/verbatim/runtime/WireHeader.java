@@ -1,0 +1,117 @@
+package org.verbatim.runtime;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Layout of the header that starts every message the point-to-point protocols send.
+ *
+ * <pre>
+ *  0       1       2               4               8
+ *  +-------+-------+---------------+---------------+
+ *  | kind  | flags |   reserved    |  context id   |
+ *  +-------+-------+---------------+---------------+
+ *  8               12              16
+ *  | source (communicator rank)    |      tag      |
+ *  +-------------------------------+---------------+
+ * 16                                               24
+ *  |     length: payload bytes of the MPI message   |
+ * 24                                               32
+ *  |  request id (sender's, or target's for replies)|
+ *  +------------------------------------------------+  (32: end of EAGER, ACK, FIN)
+ * 32                                               40
+ *  |  address of the sender's registered data (RTS) |
+ * 40                                               48
+ *  |  remote key of that registration (RTS)         |
+ *  +------------------------------------------------+  (48: end of RTS)
+ * </pre>
+ *
+ * Fields are in native byte order: peers of one job share the byte order (checked at start-up
+ * through the bootstrap for network transports).
+ */
+public final class WireHeader {
+    public static final int KIND = 0;
+    public static final int FLAGS = 1;
+    public static final int CONTEXT = 4;
+    public static final int SOURCE = 8;
+    public static final int TAG = 12;
+    public static final int LENGTH = 16;
+    public static final int REQUEST = 24;
+    public static final int ADDRESS = 32;
+    public static final int REMOTE_KEY = 40;
+
+    public static final int BASE_SIZE = 32;
+    public static final int RTS_SIZE = 48;
+
+    /** Eager data follows the header. */
+    public static final byte EAGER = 1;
+    /** Rendezvous request to send: the receiver reads the data from ADDRESS/REMOTE_KEY. */
+    public static final byte RTS = 2;
+    /** Rendezvous finished: the receiver has read the data (REQUEST = sender's id). */
+    public static final byte FIN = 3;
+    /** Synchronous-mode eager message was matched (REQUEST = sender's id). */
+    public static final byte SYNC_ACK = 4;
+
+    /** flag: the sender waits for SYNC_ACK (synchronous mode). */
+    public static final byte FLAG_SYNC = 1;
+
+    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private WireHeader() {
+    }
+
+    public static byte kind(MemorySegment m) {
+        return m.get(ValueLayout.JAVA_BYTE, KIND);
+    }
+
+    public static byte flags(MemorySegment m) {
+        return m.get(ValueLayout.JAVA_BYTE, FLAGS);
+    }
+
+    public static int context(MemorySegment m) {
+        return m.get(INT, CONTEXT);
+    }
+
+    public static int source(MemorySegment m) {
+        return m.get(INT, SOURCE);
+    }
+
+    public static int tag(MemorySegment m) {
+        return m.get(INT, TAG);
+    }
+
+    public static long length(MemorySegment m) {
+        return m.get(LONG, LENGTH);
+    }
+
+    public static long request(MemorySegment m) {
+        return m.get(LONG, REQUEST);
+    }
+
+    public static long address(MemorySegment m) {
+        return m.get(LONG, ADDRESS);
+    }
+
+    public static long remoteKey(MemorySegment m) {
+        return m.get(LONG, REMOTE_KEY);
+    }
+
+    /** Writes the common fields into {@code h}. */
+    public static void write(MemorySegment h, byte kind, byte flags, int context, int source,
+                             int tag, long length, long request) {
+        h.set(ValueLayout.JAVA_BYTE, KIND, kind);
+        h.set(ValueLayout.JAVA_BYTE, FLAGS, flags);
+        h.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, (short) 0);
+        h.set(INT, CONTEXT, context);
+        h.set(INT, SOURCE, source);
+        h.set(INT, TAG, tag);
+        h.set(LONG, LENGTH, length);
+        h.set(LONG, REQUEST, request);
+    }
+
+    public static void writeRemote(MemorySegment h, long address, long remoteKey) {
+        h.set(LONG, ADDRESS, address);
+        h.set(LONG, REMOTE_KEY, remoteKey);
+    }
+}

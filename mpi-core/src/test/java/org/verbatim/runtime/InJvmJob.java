@@ -1,0 +1,56 @@
+package org.verbatim.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.verbatim.bootstrap.InJvmBootstrap;
+
+/** Runs one body per rank, each on its own thread with its own MpiProcess, with a time limit. */
+public final class InJvmJob {
+    public interface RankBody {
+        void run(MpiProcess p) throws Exception;
+    }
+
+    private InJvmJob() {
+    }
+
+    public static void run(int size, Map<String, String> config, int threadLevel,
+                           LoopbackFabric fabric, RankBody body) throws Exception {
+        InJvmBootstrap.Job job = new InJvmBootstrap.Job(size);
+        ExecutorService pool = Executors.newFixedThreadPool(size);
+        try {
+            List<Future<?>> results = new ArrayList<>();
+            for (int r = 0; r < size; r++) {
+                int rank = r;
+                results.add(pool.submit(() -> {
+                    MpiProcess p = MpiProcess.start(job.rank(rank), config, threadLevel,
+                            List.of(fabric.provider()));
+                    try {
+                        body.run(p);
+                        Agreement.barrier(p.engine(), 1, identity(size), rank);
+                    } finally {
+                        p.close();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : results) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static int[] identity(int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i;
+        }
+        return a;
+    }
+}

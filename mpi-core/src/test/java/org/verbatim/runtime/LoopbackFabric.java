@@ -1,0 +1,190 @@
+package org.verbatim.runtime;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.Capability;
+import org.verbatim.spi.CompletionHandler;
+import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.Transport;
+import org.verbatim.spi.TransportContext;
+import org.verbatim.spi.TransportProvider;
+
+/**
+ * A test transport for several ranks in one JVM: bounded in-memory inboxes (so RETRY and the
+ * queued-send path are exercised) and RDMA as copies within the shared address space.
+ */
+public final class LoopbackFabric {
+    private final ConcurrentLinkedQueue<Object[]>[] inboxes;
+    private final AtomicInteger[] depth;
+    private final int capacity;
+    private final int maxEager;
+
+    @SuppressWarnings("unchecked")
+    public LoopbackFabric(int size, int capacity, int maxEager) {
+        inboxes = new ConcurrentLinkedQueue[size];
+        depth = new AtomicInteger[size];
+        for (int i = 0; i < size; i++) {
+            inboxes[i] = new ConcurrentLinkedQueue<>();
+            depth[i] = new AtomicInteger();
+        }
+        this.capacity = capacity;
+        this.maxEager = maxEager;
+    }
+
+    public TransportProvider provider() {
+        return new TransportProvider() {
+            @Override
+            public String name() {
+                return "loop";
+            }
+
+            @Override
+            public int priority() {
+                return 10;
+            }
+
+            @Override
+            public Optional<String> unavailabilityCause() {
+                return Optional.empty();
+            }
+
+            @Override
+            public Transport open(TransportContext ctx) {
+                return new Loop(ctx.rank(), ctx.handler());
+            }
+        };
+    }
+
+    private final class Loop implements Transport {
+        private final int rank;
+        private final CompletionHandler handler;
+        private final ArrayDeque<Long> completions = new ArrayDeque<>();
+        private final Capabilities caps = new Capabilities(
+                EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE),
+                0, maxEager, 1 << 16, 1, 100, 1e9, 50);
+
+        Loop(int rank, CompletionHandler handler) {
+            this.rank = rank;
+            this.handler = handler;
+        }
+
+        @Override
+        public String name() {
+            return "loop";
+        }
+
+        @Override
+        public Capabilities capabilities() {
+            return caps;
+        }
+
+        @Override
+        public boolean reaches(int peer) {
+            return peer != rank;
+        }
+
+        @Override
+        public Endpoint endpoint(int peer) {
+            return new Endpoint() {
+                @Override
+                public int peer() {
+                    return peer;
+                }
+
+                @Override
+                public int send(MemorySegment header, MemorySegment payload) {
+                    if (header.byteSize() + payload.byteSize() > maxEager) {
+                        throw new IllegalArgumentException("message larger than maxEager");
+                    }
+                    if (depth[peer].get() >= capacity) {
+                        return PostStatus.RETRY;
+                    }
+                    byte[] m = new byte[(int) (header.byteSize() + payload.byteSize())];
+                    MemorySegment ms = MemorySegment.ofArray(m);
+                    MemorySegment.copy(header, 0, ms, 0, header.byteSize());
+                    MemorySegment.copy(payload, 0, ms, header.byteSize(), payload.byteSize());
+                    depth[peer].incrementAndGet();
+                    inboxes[peer].add(new Object[] {rank, m});
+                    return PostStatus.OK;
+                }
+
+                @Override
+                public int write(MemorySegment local, long remoteAddress, long key, long wrId) {
+                    MemorySegment.copy(local, 0, MemorySegment.ofAddress(remoteAddress)
+                            .reinterpret(local.byteSize()), 0, local.byteSize());
+                    completions.add(wrId);
+                    return PostStatus.OK;
+                }
+
+                @Override
+                public int writeWithImmediate(MemorySegment local, long remoteAddress, long key,
+                                              int imm, long wrId) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public int read(MemorySegment local, long remoteAddress, long key, long wrId) {
+                    MemorySegment.copy(MemorySegment.ofAddress(remoteAddress)
+                            .reinterpret(local.byteSize()), 0, local, 0, local.byteSize());
+                    completions.add(wrId);
+                    return PostStatus.OK;
+                }
+            };
+        }
+
+        @Override
+        public MemoryRegistration register(MemorySegment segment) {
+            if (!segment.isNative()) {
+                throw new IllegalArgumentException("heap segment");
+            }
+            return new MemoryRegistration() {
+                public MemorySegment segment() {
+                    return segment;
+                }
+
+                public long address() {
+                    return segment.address();
+                }
+
+                public long remoteKey() {
+                    return 7;
+                }
+
+                public long length() {
+                    return segment.byteSize();
+                }
+
+                public void close() {
+                }
+            };
+        }
+
+        @Override
+        public int progress() {
+            int work = 0;
+            Long c;
+            while ((c = completions.poll()) != null) {
+                handler.onComplete(c);
+                work++;
+            }
+            Object[] m;
+            while ((m = inboxes[rank].poll()) != null) {
+                depth[rank].decrementAndGet();
+                handler.onReceive((Integer) m[0], MemorySegment.ofArray((byte[]) m[1]));
+                work++;
+            }
+            return work;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
