@@ -29,6 +29,7 @@ public final class Job {
     private final PrintStream messages;
     private final Path shmDir;
     private final String jobId;
+    private final boolean stdinToRankZero;
 
     private final Object lock = new Object();
     private final List<Process> processes = new ArrayList<>();
@@ -40,9 +41,13 @@ public final class Job {
      * @param command the command every rank runs (see {@link RankCommand})
      * @param out where the ranks' stdout goes
      * @param err where the ranks' stderr and mpirun's own messages go
+     * @param shmDir where the ranks' shared-memory files live (/dev/shm)
+     * @param stdinToRankZero rank 0 reads mpirun's stdin (the others read /dev/null)
      */
-    public Job(LaunchOptions options, List<String> command, OutputStream out, OutputStream err, Path shmDir) {
+    public Job(LaunchOptions options, List<String> command, OutputStream out, OutputStream err, Path shmDir,
+            boolean stdinToRankZero) {
         this.options = options;
+        this.stdinToRankZero = stdinToRankZero;
         this.command = List.copyOf(command);
         this.out = out;
         this.err = err;
@@ -121,7 +126,8 @@ public final class Job {
         env.put("PMI_ID", Integer.toString(rank));
         env.put("PMI_RANK", Integer.toString(rank));
         env.put("PMI_SIZE", Integer.toString(options.ranks()));
-        pb.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectInput(rank == 0 && stdinToRankZero ? ProcessBuilder.Redirect.INHERIT
+                : ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p;
         try {
             p = pb.start();

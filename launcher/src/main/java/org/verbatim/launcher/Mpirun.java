@@ -16,7 +16,7 @@ public final class Mpirun {
     public static void main(String[] args) {
         int status;
         try {
-            status = run(args, System.out, System.err);
+            status = run(args, System.out, System.err, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             status = 130;
@@ -24,8 +24,12 @@ public final class Mpirun {
         System.exit(status);
     }
 
-    /** Runs mpirun with {@code args}; the ranks' output goes to {@code out} and {@code err}. */
-    public static int run(String[] args, OutputStream out, OutputStream err) throws InterruptedException {
+    /**
+     * Runs mpirun with {@code args}; the ranks' output goes to {@code out} and {@code err}, and
+     * rank 0 reads this process's stdin if {@code forwardStdin}. Returns the exit status.
+     */
+    public static int run(String[] args, OutputStream out, OutputStream err, boolean forwardStdin)
+            throws InterruptedException {
         PrintStream messages = new PrintStream(err, true, StandardCharsets.UTF_8);
         LaunchOptions options;
         List<String> command;
@@ -47,7 +51,7 @@ public final class Mpirun {
             return 2;
         }
         try {
-            return new Job(options, command, out, err, ShmCleaner.SHM).run();
+            return new Job(options, command, out, err, ShmCleaner.SHM, forwardStdin).run();
         } catch (java.io.IOException e) {
             messages.println("mpirun: " + e.getMessage());
             return 1;
