@@ -1,0 +1,180 @@
+package org.verbatim.transport.shm;
+
+import static org.verbatim.transport.shm.InboxDescriptor.HEAD_CACHE_OFFSET;
+import static org.verbatim.transport.shm.InboxDescriptor.HEAD_OFFSET;
+import static org.verbatim.transport.shm.InboxDescriptor.RING_OFFSET;
+import static org.verbatim.transport.shm.InboxDescriptor.TAIL_OFFSET;
+import static org.verbatim.transport.shm.RecordDescriptor.HEADER_LENGTH;
+import static org.verbatim.transport.shm.RecordDescriptor.LENGTH_OFFSET;
+import static org.verbatim.transport.shm.RecordDescriptor.SOURCE_OFFSET;
+import static org.verbatim.transport.shm.RecordDescriptor.TYPE_OFFSET;
+import static org.verbatim.transport.shm.RecordDescriptor.TYPE_PADDING;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A many-to-one ring of variable-length records in shared memory (after Agrona's
+ * {@code ManyToOneRingBuffer}), laid out as in {@link InboxDescriptor} and
+ * {@link RecordDescriptor}. Any number of producers in any processes {@link #claim} space with a
+ * CAS on TAIL, fill the record with plain writes and {@link #commit} it by writing its length with
+ * release ordering. The one consumer reads the length with acquire ordering and, after use, zeroes
+ * the record and moves HEAD on with release ordering.
+ *
+ * <p>Neither side allocates, locks or makes a system call. A record that does not fit before the
+ * end of the ring is preceded by a padding record that fills the rest, so every record is contiguous.
+ * Records claimed by one producer are consumed in claim order.
+ */
+final class MpscRing {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    /** Returned by {@link #claim} when the ring has no room now. */
+    static final long FULL = -1;
+
+    private final MemorySegment file;
+    private final MemorySegment zeroes;
+    private final int capacity;
+    private final int mask;
+    private final int maxRecordLength;
+
+    /**
+     * @param file            the whole mapped inbox file
+     * @param capacity        ring bytes (a power of two)
+     * @param maxRecordLength largest record, header included, aligned
+     * @param zeroes          at least {@code maxRecordLength} zero bytes (consumer side only; may
+     *                        be null for a producer-only view)
+     */
+    MpscRing(MemorySegment file, int capacity, int maxRecordLength, MemorySegment zeroes) {
+        if (Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("ring capacity must be a power of two: " + capacity);
+        }
+        if (file.byteSize() < InboxDescriptor.fileSize(capacity)) {
+            throw new IllegalArgumentException("inbox file too small: " + file.byteSize());
+        }
+        this.file = file;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.maxRecordLength = maxRecordLength;
+        this.zeroes = zeroes;
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    int maxRecordLength() {
+        return maxRecordLength;
+    }
+
+    /** The mapped file; record offsets returned by {@link #claim} and {@link #poll} index into it. */
+    MemorySegment buffer() {
+        return file;
+    }
+
+    // ---- producer side
+
+    /**
+     * Claims room for a record of {@code length} bytes (header included) and returns the file
+     * offset of its first byte, or {@link #FULL}. The caller fills the record and then calls
+     * {@link #commit}; until then the consumer waits at this record.
+     */
+    long claim(int length) {
+        if (length < HEADER_LENGTH || length > maxRecordLength) {
+            throw new IllegalArgumentException("record length " + length + " not in ["
+                    + HEADER_LENGTH + ", " + maxRecordLength + "]");
+        }
+        final int required = RecordDescriptor.align(length);
+        long head = (long) LONG.getOpaque(file, (long) HEAD_CACHE_OFFSET);
+        long tail;
+        int tailIndex;
+        int padding;
+        do {
+            tail = (long) LONG.getVolatile(file, (long) TAIL_OFFSET);
+            if (required > capacity - (int) (tail - head)) {
+                head = (long) LONG.getAcquire(file, (long) HEAD_OFFSET);
+                if (required > capacity - (int) (tail - head)) {
+                    return FULL;
+                }
+                LONG.setOpaque(file, (long) HEAD_CACHE_OFFSET, head);
+            }
+            padding = 0;
+            tailIndex = (int) tail & mask;
+            final int toEnd = capacity - tailIndex;
+            if (required > toEnd) {
+                int headIndex = (int) head & mask;
+                if (required > headIndex) {
+                    head = (long) LONG.getAcquire(file, (long) HEAD_OFFSET);
+                    headIndex = (int) head & mask;
+                    if (required > headIndex) {
+                        return FULL;
+                    }
+                    LONG.setOpaque(file, (long) HEAD_CACHE_OFFSET, head);
+                }
+                padding = toEnd;
+            }
+        } while (!LONG.compareAndSet(file, (long) TAIL_OFFSET, tail, tail + required + padding));
+
+        if (padding != 0) {
+            final long paddingOffset = RING_OFFSET + (long) tailIndex;
+            file.set(ValueLayout.JAVA_INT, paddingOffset + TYPE_OFFSET, TYPE_PADDING);
+            INT.setRelease(file, paddingOffset + LENGTH_OFFSET, padding);
+            tailIndex = 0;
+        }
+        return RING_OFFSET + (long) tailIndex;
+    }
+
+    /** Publishes a claimed record: type, source and length; the body must already be written. */
+    void commit(long offset, int type, int source, int length) {
+        file.set(ValueLayout.JAVA_INT, offset + TYPE_OFFSET, type);
+        file.set(ValueLayout.JAVA_INT, offset + SOURCE_OFFSET, source);
+        INT.setRelease(file, offset + LENGTH_OFFSET, length);
+    }
+
+    /** Turns a claimed record into padding (the sender gave it up after claiming). */
+    void abandon(long offset, int length) {
+        file.set(ValueLayout.JAVA_INT, offset + TYPE_OFFSET, TYPE_PADDING);
+        INT.setRelease(file, offset + LENGTH_OFFSET, RecordDescriptor.align(length));
+    }
+
+    // ---- consumer side
+
+    /**
+     * The file offset of the next published record, or -1 if none is ready. Padding records are
+     * skipped (consumed) here.
+     */
+    long poll() {
+        while (true) {
+            final long head = (long) LONG.getOpaque(file, (long) HEAD_OFFSET);
+            final long offset = RING_OFFSET + ((int) head & mask);
+            final int length = (int) INT.getAcquire(file, offset + LENGTH_OFFSET);
+            if (length <= 0) {
+                return -1;
+            }
+            if (file.get(ValueLayout.JAVA_INT, offset + TYPE_OFFSET) != TYPE_PADDING) {
+                return offset;
+            }
+            release(offset, length);
+        }
+    }
+
+    /** Length (header included) of the published record at {@code offset}. */
+    int length(long offset) {
+        return file.get(ValueLayout.JAVA_INT, offset + LENGTH_OFFSET);
+    }
+
+    /** Consumes the record at {@code offset} (the one {@link #poll} returned): zero it, move HEAD. */
+    void release(long offset, int length) {
+        final int aligned = RecordDescriptor.align(length);
+        MemorySegment.copy(zeroes, 0, file, offset, aligned);
+        final long head = (long) LONG.getOpaque(file, (long) HEAD_OFFSET);
+        LONG.setRelease(file, (long) HEAD_OFFSET, head + aligned);
+    }
+
+    /** Bytes published or claimed but not yet consumed (a racy snapshot, for tests and probes). */
+    long occupancy() {
+        return (long) LONG.getVolatile(file, (long) TAIL_OFFSET)
+                - (long) LONG.getVolatile(file, (long) HEAD_OFFSET);
+    }
+}

@@ -1,0 +1,118 @@
+package org.verbatim.transport.shm;
+
+import static org.verbatim.transport.shm.RecordDescriptor.HEADER_LENGTH;
+
+import java.lang.foreign.MemorySegment;
+import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.PostStatus;
+
+/**
+ * The way to one same-host peer: its inbox ring (mapped at open) and the queue of operations
+ * owed to it that did not fit yet. While that queue is not empty, eager sends return RETRY so that
+ * nothing overtakes what was posted before.
+ */
+final class ShmEndpoint implements Endpoint {
+    /** Consecutive RETRYs after which a send checks that the peer is still alive. */
+    private static final int RETRY_STREAK_CHECK = 1024;
+
+    private final ShmTransport transport;
+    private final int peer;
+    final int pid;
+    final MpscRing ring;
+    private final int myRank;
+    private final int maxEager;
+
+    RdmaOp backlogHead;
+    RdmaOp backlogTail;
+    /** True while this endpoint is on the transport's list of endpoints with a backlog. */
+    boolean pumping;
+    private int retryStreak;
+
+    ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, int myRank, int maxEager) {
+        this.transport = transport;
+        this.peer = peer;
+        this.pid = pid;
+        this.ring = ring;
+        this.myRank = myRank;
+        this.maxEager = maxEager;
+    }
+
+    @Override
+    public int peer() {
+        return peer;
+    }
+
+    @Override
+    public int send(MemorySegment header, MemorySegment payload) {
+        final long headerLength = header.byteSize();
+        final long total = headerLength + payload.byteSize();
+        if (total > maxEager) {
+            throw new IllegalArgumentException("eager message of " + total
+                    + " bytes exceeds maxEager " + maxEager);
+        }
+        if (backlogHead != null && !transport.pump(this)) {
+            return retry();
+        }
+        final int recordLength = HEADER_LENGTH + (int) total;
+        final long offset = ring.claim(recordLength);
+        if (offset == MpscRing.FULL) {
+            return retry();
+        }
+        final MemorySegment buffer = ring.buffer();
+        MemorySegment.copy(header, 0, buffer, offset + HEADER_LENGTH, headerLength);
+        MemorySegment.copy(payload, 0, buffer, offset + HEADER_LENGTH + headerLength,
+                payload.byteSize());
+        ring.commit(offset, RecordDescriptor.TYPE_MESSAGE, myRank, recordLength);
+        retryStreak = 0;
+        return PostStatus.OK;
+    }
+
+    @Override
+    public int write(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
+        return transport.write(this, local, remoteAddress, remoteKey, false, 0, wrId);
+    }
+
+    @Override
+    public int writeWithImmediate(MemorySegment local, long remoteAddress, long remoteKey,
+                                  int immediate, long wrId) {
+        return transport.write(this, local, remoteAddress, remoteKey, true, immediate, wrId);
+    }
+
+    @Override
+    public int read(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
+        return transport.read(this, local, remoteAddress, remoteKey, wrId);
+    }
+
+    /** A post could not go out: count it, and now and then make sure the peer still lives. */
+    int retry() {
+        if (++retryStreak % RETRY_STREAK_CHECK == 0) {
+            transport.checkPeerIfDue(peer);
+        }
+        return PostStatus.RETRY;
+    }
+
+    void enqueue(RdmaOp op) {
+        op.next = null;
+        if (backlogTail == null) {
+            backlogHead = op;
+        } else {
+            backlogTail.next = op;
+        }
+        backlogTail = op;
+    }
+
+    RdmaOp dequeue() {
+        RdmaOp op = backlogHead;
+        backlogHead = op.next;
+        if (backlogHead == null) {
+            backlogTail = null;
+        }
+        op.next = null;
+        return op;
+    }
+
+    @Override
+    public String toString() {
+        return "ShmEndpoint[peer=" + peer + ", pid=" + pid + "]";
+    }
+}
