@@ -7,9 +7,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Copies one rank's stdout or stderr to mpirun's, on its own thread. Untagged, bytes pass as they
- * come; tagged, whole lines are written with a {@code [rank] } prefix, so lines of different
- * ranks never mix. Writes to the shared sink are atomic per chunk or line.
+ * Copies one rank's stdout or stderr to mpirun's, on its own thread, in whole lines (tagged: with a {@code [rank] } prefix), so lines of different ranks never
+ * mix. Writes to the shared sink are atomic per line.
  */
 final class OutputPump implements Runnable {
     private final InputStream source;
@@ -36,10 +35,6 @@ final class OutputPump implements Runnable {
         try (source) {
             int n;
             while ((n = source.read(buf)) > 0) {
-                if (prefix == null) {
-                    emit(buf, 0, n);
-                    continue;
-                }
                 int start = 0;
                 for (int i = 0; i < n; i++) {
                     if (buf[i] == '\n') {
@@ -62,7 +57,9 @@ final class OutputPump implements Runnable {
     private void emitLine(ByteArrayOutputStream line) {
         synchronized (sink) {
             try {
-                sink.write(prefix);
+                if (prefix != null) {
+                    sink.write(prefix);
+                }
                 line.writeTo(sink);
                 sink.flush();
             } catch (IOException ignored) {
@@ -70,16 +67,5 @@ final class OutputPump implements Runnable {
             }
         }
         line.reset();
-    }
-
-    private void emit(byte[] b, int off, int len) {
-        synchronized (sink) {
-            try {
-                sink.write(b, off, len);
-                sink.flush();
-            } catch (IOException ignored) {
-                // as above
-            }
-        }
     }
 }
