@@ -43,18 +43,73 @@ class HydraTest {
 
     @Test
     void bootstrapWorksOverPmiFd() throws Exception {
-        runUnderHydra(3, List.of(), "PMI_FD");
+        bootstrapUnderHydra(3, List.of(), "PMI_FD");
     }
 
     @Test
     void bootstrapWorksOverPmiPort() throws Exception {
-        runUnderHydra(4, List.of("-pmi-port"), "PMI_PORT");
+        bootstrapUnderHydra(4, List.of("-pmi-port"), "PMI_PORT");
     }
 
-    private static void runUnderHydra(int ranks, List<String> hydraOptions, String via) throws Exception {
+    @Test
+    void mpiProgramRunsOverPmiFd() throws Exception {
+        mpiRingUnderHydra(3, List.of());
+    }
+
+    @Test
+    void mpiProgramRunsOverPmiPort() throws Exception {
+        mpiRingUnderHydra(4, List.of("-pmi-port"));
+    }
+
+    @Test
+    void mpiAbortEndsTheHydraJobWithItsCode() throws Exception {
+        Result r = hydra(3, List.of(), mpiProbe("abort", "1", "5"));
+        assertTrue(r.finished, r.report);
+        assertEquals(5, r.status, r.report);
+        assertTrue(r.stderr.contains("rank 1 aborts the job (code 5)"), r.report);
+    }
+
+    private static void bootstrapUnderHydra(int ranks, List<String> hydraOptions, String via) throws Exception {
+        Result r = hydra(ranks, hydraOptions, JobRun.probeCommand("kv"));
+        try {
+            assertTrue(r.finished, () -> "mpiexec.hydra did not finish in " + LIMIT_SECONDS + " s\n" + r.report);
+            assertEquals(0, r.status, r.report);
+            Matcher job = Pattern.compile("rank 0 of " + ranks + " ok job=(\\S+) via " + via).matcher(r.stdout);
+            assertTrue(job.find(), r.report);
+            for (int rank = 1; rank < ranks; rank++) {
+                assertTrue(r.stdout.contains("rank " + rank + " of " + ranks + " ok job=" + job.group(1) + " via " + via), r.report);
+            }
+        } finally {
+            // Hydra does not know Verbatim's shm files; remove the probe's markers ourselves.
+            Matcher m = Pattern.compile("shm file (\\S+)").matcher(r.stdout);
+            while (m.find()) {
+                Files.deleteIfExists(Path.of(m.group(1)));
+            }
+        }
+    }
+
+    private static void mpiRingUnderHydra(int ranks, List<String> hydraOptions) throws Exception {
+        Result r = hydra(ranks, hydraOptions, mpiProbe("ring"));
+        assertTrue(r.finished, () -> "mpiexec.hydra did not finish in " + LIMIT_SECONDS + " s\n" + r.report);
+        assertEquals(0, r.status, r.report);
+        for (int rank = 0; rank < ranks; rank++) {
+            assertTrue(r.stdout.contains("mpi rank " + rank + " of " + ranks + " ring ok"), r.report);
+        }
+    }
+
+    private static List<String> mpiProbe(String... args) {
+        List<String> cmd = new ArrayList<>(JobRun.probeCommand(args));
+        cmd.set(cmd.indexOf(BootstrapProbe.class.getName()), MpiProbe.class.getName());
+        return cmd;
+    }
+
+    private record Result(boolean finished, int status, String stdout, String stderr, String report) {
+    }
+
+    private static Result hydra(int ranks, List<String> hydraOptions, List<String> program) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(hydra, "-launcher", "fork", "-n", Integer.toString(ranks)));
         cmd.addAll(hydraOptions);
-        cmd.addAll(JobRun.probeCommand("kv"));
+        cmd.addAll(program);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         // ranks must not think they run under our mpirun
         pb.environment().keySet().removeIf(k -> k.startsWith("PMI_"));
@@ -69,22 +124,9 @@ class HydraTest {
         }
         String stdout = out.get(10, TimeUnit.SECONDS);
         String stderr = err.get(10, TimeUnit.SECONDS);
-        String report = String.join(" ", cmd) + "\n--- stdout ---\n" + stdout + "--- stderr ---\n" + stderr;
-        try {
-            assertTrue(done, () -> "mpiexec.hydra did not finish in " + LIMIT_SECONDS + " s\n" + report);
-            assertEquals(0, p.exitValue(), report);
-            Matcher job = Pattern.compile("rank 0 of " + ranks + " ok job=(\\S+) via " + via).matcher(stdout);
-            assertTrue(job.find(), report);
-            for (int r = 1; r < ranks; r++) {
-                assertTrue(stdout.contains("rank " + r + " of " + ranks + " ok job=" + job.group(1) + " via " + via), report);
-            }
-        } finally {
-            // Hydra does not know Verbatim's shm files; remove the probe's markers ourselves.
-            Matcher m = Pattern.compile("shm file (\\S+)").matcher(stdout);
-            while (m.find()) {
-                Files.deleteIfExists(Path.of(m.group(1)));
-            }
-        }
+        int status = p.isAlive() ? -1 : p.exitValue();
+        String report = String.join(" ", cmd) + "\nstatus " + status + "\n--- stdout ---\n" + stdout + "--- stderr ---\n" + stderr;
+        return new Result(done, status, stdout, stderr, report);
     }
 
     private static String drain(java.io.InputStream in) {
