@@ -37,13 +37,15 @@ public final class Engine implements CompletionHandler {
     private final EngineLock lock;
     private final IdleStrategy idle;
     private final Profiler profiler;
+    private final boolean protoInfo;
     /** Receives with a rendezvous read that the transport refused for now. */
     private RecvOp[] readRetry = new RecvOp[8];
     private int readRetryCount;
     private volatile String fatal;
 
     public Engine(int worldRank, int worldSize, long eagerLimit,
-                  int maxReadsInFlight, int threadLevel, IdleStrategy idle, Profiler profiler) {
+                  int maxReadsInFlight, int threadLevel, IdleStrategy idle, Profiler profiler,
+                  boolean protoInfo) {
         this.worldRank = worldRank;
         this.peers = new PeerState[worldSize];
         this.eagerLimit = eagerLimit;
@@ -51,6 +53,7 @@ public final class Engine implements CompletionHandler {
         this.lock = EngineLock.forThreadLevel(threadLevel);
         this.idle = idle;
         this.profiler = profiler;
+        this.protoInfo = protoInfo;
     }
 
     /**
@@ -88,11 +91,24 @@ public final class Engine implements CompletionHandler {
             if (t.reaches(world)) {
                 PeerState p = new PeerState(world, t, eagerLimit);
                 peers[world] = p;
+                if (protoInfo) {
+                    System.err.println(describe(p));
+                }
                 return p;
             }
         }
         throw new MpiError(ErrorClass.ERR_INTERN, "no transport reaches rank " + world
                 + " (opened: " + transports.stream().map(Transport::name).toList() + ")");
+    }
+
+    /** The protocol selection for one peer, as verbatim.core.proto-info prints it. */
+    private String describe(PeerState p) {
+        var caps = p.transport.capabilities();
+        String rdv = p.rendezvous == PeerState.Rendezvous.RGET
+                ? "RGET" + (caps.hasNativeRdmaRead() ? "" : " (emulated read)") : "none";
+        return "verbatim: rank " + worldRank + " -> rank " + p.world + ": transport "
+                + p.transport.name() + ", eager <= " + p.eagerLimit + " B, rendezvous " + rdv
+                + " in chunks of " + p.maxRdma + " B, flags " + caps.flags();
     }
 
     /** The name of the transport used for {@code world} (connecting if needed). */

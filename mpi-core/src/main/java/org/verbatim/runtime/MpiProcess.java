@@ -62,7 +62,8 @@ public final class MpiProcess implements AutoCloseable {
                 Runtime.getRuntime().availableProcessors());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
         this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
-                CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler);
+                CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler,
+                CoreSettings.PROTO_INFO.getBoolean(config));
         List<Transport> opened = new ArrayList<>();
         opened.add(new SelfTransport(rank, engine));
         TransportContext ctx = new TransportContext(rank, size, hosts, bootstrap, engine, config);

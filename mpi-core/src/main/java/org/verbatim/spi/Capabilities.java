@@ -1,5 +1,6 @@
 package org.verbatim.spi;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -21,7 +22,8 @@ public record Capabilities(Set<Capability> flags, int maxInline, int maxEager, l
                            double overheadNanos) {
 
     public Capabilities {
-        flags = flags.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(flags));
+        flags = Collections.unmodifiableSet(flags.isEmpty() ? EnumSet.noneOf(Capability.class)
+                : EnumSet.copyOf(flags));
         if (maxEager <= 0) {
             throw new IllegalArgumentException("maxEager must be positive: " + maxEager);
         }
