@@ -1,0 +1,157 @@
+package org.verbatim.verbs;
+
+import static org.verbatim.verbs.raw.verbs_h_constants.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.verbatim.verbs.ops.ContextOps;
+import org.verbatim.verbs.raw.RuntimeHelper;
+import org.verbatim.verbs.raw.ibv_ah_attr;
+import org.verbatim.verbs.raw.ibv_global_route;
+import org.verbatim.verbs.raw.ibv_qp;
+import org.verbatim.verbs.raw.ibv_qp_attr;
+import org.verbatim.verbs.raw.ibv_qp_cap;
+import org.verbatim.verbs.raw.ibv_qp_init_attr;
+import org.verbatim.verbs.raw.verbs_h;
+
+/**
+ * A queue pair ({@code ibv_create_qp}), RC or UD, with the RESET to INIT to RTR to RTS
+ * transitions and posting of pre-built requests through the context's cached ops.
+ */
+public final class QueuePair extends NativeResource {
+
+    /** Defaults for the RC timers and retries (the values perftest uses). */
+    static final int TIMEOUT = 14;
+    static final int RETRY_COUNT = 7;
+    static final int RNR_RETRY = 7;
+    static final int MIN_RNR_TIMER = 12;
+    static final int RD_ATOMIC = 1;
+
+    private final QueuePairType type;
+    private final ContextOps ops;
+    private final MemorySegment qp;
+    private final MemorySegment badWr;
+    private final int qpNum;
+
+    QueuePair(ProtectionDomain pd, QueuePairConfig config) {
+        super(pd);
+        this.type = config.type();
+        this.ops = pd.context().ops();
+        MemorySegment state = RuntimeHelper.allocateCallState(arena());
+        MemorySegment init = ibv_qp_init_attr.allocate(arena());
+        ibv_qp_init_attr.send_cq(init, config.sendCq().handle());
+        ibv_qp_init_attr.recv_cq(init, config.recvCq().handle());
+        ibv_qp_init_attr.srq(init, config.srq() == null ? MemorySegment.NULL : config.srq().handle());
+        ibv_qp_init_attr.qp_type(init, type.value);
+        MemorySegment cap = ibv_qp_init_attr.cap(init);
+        ibv_qp_cap.max_send_wr(cap, config.maxSendWr());
+        ibv_qp_cap.max_recv_wr(cap, config.srq() == null ? config.maxRecvWr() : 0);
+        ibv_qp_cap.max_send_sge(cap, config.maxSge());
+        ibv_qp_cap.max_recv_sge(cap, config.maxSge());
+        ibv_qp_cap.max_inline_data(cap, config.maxInline());
+        this.qp = Calls.nonNull(verbs_h.ibv_create_qp(state, pd.handle(), init), state, "ibv_create_qp");
+        handle(qp);
+        this.qpNum = ibv_qp.qp_num(ibv_qp.reinterpret(qp));
+        this.badWr = arena().allocate(ValueLayout.ADDRESS);
+    }
+
+    /** The QP number peers address. */
+    public int qpNum() {
+        checkOpen();
+        return qpNum;
+    }
+
+    /** RC or UD. */
+    public QueuePairType type() {
+        return type;
+    }
+
+    /** RESET to INIT on {@code port}: RC gets {@code access} flags, UD gets {@code qkey}. */
+    public void toInit(int port, int access, int qkey) {
+        modify((attr, a) -> {
+            ibv_qp_attr.qp_state(attr, IBV_QPS_INIT);
+            ibv_qp_attr.pkey_index(attr, (short) 0);
+            ibv_qp_attr.port_num(attr, (byte) port);
+            if (type == QueuePairType.RC) {
+                ibv_qp_attr.qp_access_flags(attr, access);
+                return IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+            }
+            ibv_qp_attr.qkey(attr, qkey);
+            return IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY;
+        }, "INIT");
+    }
+
+    /** INIT to RTR: for RC the path (MTU, remote QP, LID or GID with GID index) and receive PSN. */
+    public void toRtr(ConnectionParameters p) {
+        modify((attr, a) -> {
+            ibv_qp_attr.qp_state(attr, IBV_QPS_RTR);
+            if (type == QueuePairType.UD) {
+                return IBV_QP_STATE;
+            }
+            ibv_qp_attr.path_mtu(attr, p.pathMtu());
+            ibv_qp_attr.dest_qp_num(attr, p.remoteQpNum());
+            ibv_qp_attr.rq_psn(attr, p.receivePsn());
+            ibv_qp_attr.max_dest_rd_atomic(attr, (byte) RD_ATOMIC);
+            ibv_qp_attr.min_rnr_timer(attr, (byte) MIN_RNR_TIMER);
+            MemorySegment ah = ibv_qp_attr.ah_attr(attr);
+            ibv_ah_attr.dlid(ah, (short) p.remoteLid());
+            ibv_ah_attr.port_num(ah, (byte) p.port());
+            if (p.gidIndex() >= 0) {
+                ibv_ah_attr.is_global(ah, (byte) 1);
+                MemorySegment grh = ibv_ah_attr.grh(ah);
+                ibv_global_route.dgid(grh).copyFrom(MemorySegment.ofArray(p.remoteGid()));
+                ibv_global_route.sgid_index(grh, (byte) p.gidIndex());
+                ibv_global_route.hop_limit(grh, (byte) 1);
+            }
+            return IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN
+                    | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+        }, "RTR");
+    }
+
+    /** RTR to RTS with the send PSN (and, for RC, the timeout and retry counts). */
+    public void toRts(ConnectionParameters p) {
+        modify((attr, a) -> {
+            ibv_qp_attr.qp_state(attr, IBV_QPS_RTS);
+            ibv_qp_attr.sq_psn(attr, p.sendPsn());
+            if (type == QueuePairType.UD) {
+                return IBV_QP_STATE | IBV_QP_SQ_PSN;
+            }
+            ibv_qp_attr.timeout(attr, (byte) TIMEOUT);
+            ibv_qp_attr.retry_cnt(attr, (byte) RETRY_COUNT);
+            ibv_qp_attr.rnr_retry(attr, (byte) RNR_RETRY);
+            ibv_qp_attr.max_rd_atomic(attr, (byte) RD_ATOMIC);
+            return IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
+        }, "RTS");
+    }
+
+    private interface Attributes {
+        int fill(MemorySegment attr, Arena arena);
+    }
+
+    private void modify(Attributes attributes, String to) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = RuntimeHelper.allocateCallState(a);
+            MemorySegment attr = ibv_qp_attr.allocate(a);
+            int mask = attributes.fill(attr, a);
+            Calls.zero(verbs_h.ibv_modify_qp(state, handle(), attr, mask), state, "ibv_modify_qp(" + to + ")");
+        }
+    }
+
+    /** {@code ibv_post_send} of a pre-built request: 0, or an errno value (ENOMEM when the queue is full). */
+    public int post(SendRequest request) {
+        checkOpen();
+        return ops.postSend(qp, request.segment(), badWr);
+    }
+
+    /** {@code ibv_post_recv} of a pre-built request: 0 or an errno value. */
+    public int post(ReceiveRequest request) {
+        checkOpen();
+        return ops.postRecv(qp, request.segment(), badWr);
+    }
+
+    @Override
+    void release(MemorySegment handle) {
+        verbs_h.ibv_destroy_qp(releaseState(), handle);
+    }
+}
