@@ -33,6 +33,7 @@ public final class Job {
 
     private final Object lock = new Object();
     private final List<Process> processes = new ArrayList<>();
+    private volatile PmiServer pmi;
     private int running;
     private String failure;
     private int status;
@@ -114,8 +115,6 @@ public final class Job {
             return status;
         }
     }
-
-    private PmiServer pmi;
 
     private Process start(int rank, PmiServer server, List<Thread> pumps) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command);

@@ -29,7 +29,8 @@ public final class BootstrapProbe {
         switch (mode) {
             case "kv" -> {
                 System.out.println("rank " + rank + " of " + size + " ok job=" + b.jobId() + " via "
-                        + (System.getenv("PMI_FD") != null ? "PMI_FD" : System.getenv("PMI_PORT") != null ? "PMI_PORT" : "none"));
+                        + (System.getenv("PMI_FD") != null ? "PMI_FD" : System.getenv("PMI_PORT") != null ? "PMI_PORT" : "none")
+                        + " native-access=" + BootstrapProbe.class.getModule().isNativeAccessEnabled());
                 System.err.println("rank " + rank + " stderr line");
                 b.close();
             }
