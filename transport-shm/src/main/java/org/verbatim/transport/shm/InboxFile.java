@@ -24,10 +24,12 @@ import java.nio.file.StandardOpenOption;
  * Creating, mapping and unlinking inbox files, named {@code verbatim-<jobid>-<rank>}.
  *
  * <p>Lifetime: a rank creates its own file, every same-host peer maps it, a bootstrap barrier
- * confirms that all have, and the owner unlinks it at once. From then on the memory lives only as
- * long as some process maps it, so a job that ends any way at all, SIGKILL included, leaves no
- * file behind. Only a rank that dies between creating and unlinking (during open) can leave one;
- * the process manager can sweep {@code verbatim-<jobid>-*} when the job ends.
+ * confirms that all have, and then every rank unlinks the files of its host at once (its own and
+ * its peers', so a file goes even if its owner dies right after the barrier). From then on the
+ * memory lives only as long as some process maps it, so a job that ends any way at all, SIGKILL
+ * included, leaves no file behind. Only a job that fails during open, between creating and the
+ * second barrier, can leave one; a rank whose open fails removes its own, and the process manager
+ * can sweep {@code verbatim-<jobid>-*} when the job ends.
  */
 final class InboxFile {
     private InboxFile() {

@@ -156,8 +156,8 @@ public final class ShmTransport implements Transport {
      *       address of the probe word; barrier;</li>
      *   <li>map every same-host peer's inbox; probe CMA by reading a peer's probe word with
      *       process_vm_readv; publish the result; barrier;</li>
-     *   <li>unlink the own inbox file (every peer has mapped it now); use CMA only if every rank
-     *       on this host could.</li>
+     *   <li>unlink the inbox files of this host (every rank has mapped them now); use CMA only if
+     *       every rank on this host could.</li>
      * </ol>
      */
     static ShmTransport open(TransportContext context, ShmConfiguration config)
@@ -227,9 +227,17 @@ public final class ShmTransport implements Transport {
                 bootstrap.put(key("cma", rank), cmaCause == null ? "ok" : cmaCause);
             }
             bootstrap.barrier();
+            // Every same-host rank has mapped every inbox: unlink them all. Each rank removes the
+            // files of all its peers as well as its own, so that none survives even if its owner
+            // dies right now, and none is visible once any rank has returned from open.
             if (created) {
                 Files.deleteIfExists(inboxPath);
                 created = false;
+            }
+            for (int p = 0; p < size; p++) {
+                if (rings[p] != null) {
+                    Files.deleteIfExists(InboxFile.path(config.directory(), bootstrap.jobId(), p));
+                }
             }
             for (int p = 0; p < size && cmaCause == null; p++) {
                 if (rings[p] != null) {
