@@ -1,0 +1,24 @@
+package org.verbatim.verbs;
+
+import org.verbatim.verbs.raw.rdma_cma_h_constants;
+
+/**
+ * An acknowledged RDMA CM event.
+ *
+ * @param type {@code enum rdma_cm_event_type}
+ * @param status the event's status (0 or a negative errno)
+ * @param id address of the {@code rdma_cm_id} it is for (a new id for CONNECT_REQUEST)
+ * @param listenId address of the listening id for CONNECT_REQUEST, else 0
+ */
+public record CmEvent(int type, int status, long id, long listenId) {
+
+    /** Whether the connection is established. */
+    public boolean isEstablished() {
+        return type == rdma_cma_h_constants.RDMA_CM_EVENT_ESTABLISHED;
+    }
+
+    /** Whether a peer asks to connect (accept it with {@link CmId#accept}). */
+    public boolean isConnectRequest() {
+        return type == rdma_cma_h_constants.RDMA_CM_EVENT_CONNECT_REQUEST;
+    }
+}

@@ -1,0 +1,96 @@
+package org.verbatim.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import org.verbatim.verbs.raw.RuntimeHelper;
+import org.verbatim.verbs.raw.rdma_cm_id;
+import org.verbatim.verbs.raw.rdma_cma_h;
+import org.verbatim.verbs.raw.rdma_cma_h_constants;
+import org.verbatim.verbs.raw.rdma_conn_param;
+
+/**
+ * An RDMA CM identifier ({@code struct rdma_cm_id}): resolve address and route, listen,
+ * connect, accept, disconnect. Outcomes arrive as {@link CmEvent}s on its {@link EventChannel}.
+ */
+public final class CmId extends NativeResource {
+
+    private static final int RETRIES = 7;
+
+    CmId(EventChannel channel) {
+        super(channel);
+        MemorySegment state = RuntimeHelper.allocateCallState(arena());
+        MemorySegment out = arena().allocate(ValueLayout.ADDRESS);
+        Calls.zero(rdma_cma_h.rdma_create_id(state, channel.handle(), out, MemorySegment.NULL, rdma_cma_h_constants.RDMA_PS_TCP),
+                state, "rdma_create_id");
+        handle(out.get(ValueLayout.ADDRESS, 0));
+    }
+
+    /** The verbs context the id is bound to once its address is resolved or bound (NULL before). */
+    public MemorySegment verbsContext() {
+        return rdma_cm_id.verbs(rdma_cm_id.reinterpret(handle()));
+    }
+
+    /** {@code rdma_bind_addr}. */
+    public void bind(InetSocketAddress local) {
+        call((s, a) -> rdma_cma_h.rdma_bind_addr(s, handle(), SocketAddresses.of(local, a)), "rdma_bind_addr");
+    }
+
+    /** {@code rdma_resolve_addr}: completes with ADDR_RESOLVED. */
+    public void resolveAddress(InetSocketAddress remote, int timeoutMs) {
+        call((s, a) -> rdma_cma_h.rdma_resolve_addr(s, handle(), MemorySegment.NULL, SocketAddresses.of(remote, a), timeoutMs),
+                "rdma_resolve_addr");
+    }
+
+    /** {@code rdma_resolve_route}: completes with ROUTE_RESOLVED. */
+    public void resolveRoute(int timeoutMs) {
+        call((s, a) -> rdma_cma_h.rdma_resolve_route(s, handle(), timeoutMs), "rdma_resolve_route");
+    }
+
+    /** {@code rdma_listen}. */
+    public void listen(int backlog) {
+        call((s, a) -> rdma_cma_h.rdma_listen(s, handle(), backlog), "rdma_listen");
+    }
+
+    /** {@code rdma_connect} with one outstanding RDMA read each way and retries. */
+    public void connect() {
+        call((s, a) -> rdma_cma_h.rdma_connect(s, handle(), connParam(a)), "rdma_connect");
+    }
+
+    /** {@code rdma_accept} on the id of a CONNECT_REQUEST. */
+    public void accept() {
+        call((s, a) -> rdma_cma_h.rdma_accept(s, handle(), connParam(a)), "rdma_accept");
+    }
+
+    /** {@code rdma_disconnect}. */
+    public void disconnect() {
+        call((s, a) -> rdma_cma_h.rdma_disconnect(s, handle()), "rdma_disconnect");
+    }
+
+    private static MemorySegment connParam(Arena a) {
+        MemorySegment p = rdma_conn_param.allocate(a);
+        rdma_conn_param.responder_resources(p, (byte) 1);
+        rdma_conn_param.initiator_depth(p, (byte) 1);
+        rdma_conn_param.retry_count(p, (byte) RETRIES);
+        rdma_conn_param.rnr_retry_count(p, (byte) RETRIES);
+        return p;
+    }
+
+    private interface Call {
+        int invoke(MemorySegment state, Arena arena);
+    }
+
+    private void call(Call call, String name) {
+        checkOpen();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = RuntimeHelper.allocateCallState(a);
+            Calls.zero(call.invoke(state, a), state, name);
+        }
+    }
+
+    @Override
+    void release(MemorySegment handle) {
+        rdma_cma_h.rdma_destroy_id(releaseState(), handle);
+    }
+}
