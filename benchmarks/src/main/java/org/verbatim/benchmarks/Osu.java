@@ -1,0 +1,54 @@
+package org.verbatim.benchmarks;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+/** What the OSU-style programs share: the size sequence, the header and the table rows. */
+final class Osu {
+    private Osu() {
+    }
+
+    /** The message sizes from {@code o.minSize} to {@code o.maxSize}: 0, 1, 2, 4, ... */
+    static int[] sizes(OsuOptions o) {
+        java.util.List<Integer> list = new java.util.ArrayList<>();
+        for (long size = o.minSize; size <= o.maxSize; size = size == 0 ? 1 : size * 2) {
+            list.add((int) size);
+        }
+        return list.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Checks for exactly two ranks; prints why not on rank 0. */
+    static boolean twoRanks(String program) throws MPIException {
+        int n = MPI.COMM_WORLD.getSize();
+        if (n != 2) {
+            if (MPI.COMM_WORLD.getRank() == 0) {
+                System.err.println(program + ": needs exactly 2 ranks, got " + n);
+            }
+            return false;
+        }
+        return true;
+    }
+
+    static void header(String title, OsuOptions o, String column) {
+        System.out.println("# " + title);
+        System.out.println("# bindings: " + bindings() + ", buffers: " + (o.direct ? "direct" : "array")
+                + ", java " + System.getProperty("java.version"));
+        System.out.printf("%-10s%20s%n", "# Size", column);
+        System.out.flush();
+    }
+
+    static void row(int size, double value) {
+        System.out.printf("%-10d%20.2f%n", size, value);
+        System.out.flush();
+    }
+
+    static String bindings() {
+        try {
+            return MPI.class.getMethod("getLibVersion").invoke(null).toString().lines().findFirst()
+                    .orElse("?").trim();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return MPI.class.getProtectionDomain().getCodeSource() == null ? "?"
+                    : MPI.class.getProtectionDomain().getCodeSource().getLocation().getPath();
+        }
+    }
+}
