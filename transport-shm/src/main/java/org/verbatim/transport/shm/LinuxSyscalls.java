@@ -18,6 +18,7 @@ import java.util.Optional;
  * ({@link Linker.Option#captureCallState}). Every call takes a caller-owned errno segment of
  * {@link #ERRNO_LAYOUT}, read only when the call failed.
  */
+@SuppressWarnings("restricted")
 final class LinuxSyscalls {
     static final int EPERM = 1;
     static final int ESRCH = 3;

@@ -52,6 +52,11 @@ import org.verbatim.spi.TransportException;
  * that the target answers with chunks, pipelined as far as the rings allow. The target has to make
  * progress, so the capabilities then carry RDMA_WRITE_EMULATED and RDMA_READ_EMULATED.
  *
+ * <p>Security: with CMA on, open calls {@code prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY)} so that
+ * Yama's ptrace_scope=1 lets same-host peers attach; any process of the same user may then read
+ * and write this process's memory, as it could under ptrace_scope=0. {@code verbatim.shm.cma=false}
+ * leaves the setting alone.
+ *
  * <p>Threading: not thread-safe; the runtime serialises calls (its progress lock). Producers of
  * other ranks write into this rank's inbox concurrently, which the ring is made for.
  */
