@@ -13,7 +13,7 @@ public final class Prequest extends Request {
     private final Starter starter;
 
     Prequest(Starter starter, Comm comm, String call) {
-        super(null, comm, call);
+        super(null, comm, call, false);
         this.starter = starter;
     }
 

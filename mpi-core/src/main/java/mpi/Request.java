@@ -18,10 +18,15 @@ public class Request implements Freeable {
     private boolean nullHandle;
 
     Request(RequestState impl, Comm comm, String call) {
+        this(impl, comm, call, impl == null);
+    }
+
+    /** {@code nullHandle} false with a null {@code impl}: an inactive persistent request. */
+    Request(RequestState impl, Comm comm, String call, boolean nullHandle) {
         this.impl = impl;
         this.comm = comm;
         this.call = call;
-        this.nullHandle = impl == null;
+        this.nullHandle = nullHandle;
     }
 
     /** MPI.REQUEST_NULL */
