@@ -23,8 +23,15 @@ public class Comm implements Freeable, Cloneable {
 
     MpiProcess process;
     int context;
-    /** World rank of each communicator rank. */
+    /** World rank of each communicator rank (the local group). */
     int[] world;
+    /**
+     * World rank of each rank that point-to-point calls address: the local group for an
+     * intra-communicator, the remote group for an inter-communicator.
+     */
+    int[] remote;
+    /** Sequence number of the next collective on this communicator: its messages' tag. */
+    int collectiveSeq;
     int rank;
     Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     String name = "";
@@ -38,9 +45,17 @@ public class Comm implements Freeable, Cloneable {
         this.process = process;
         this.context = context;
         this.world = world;
+        this.remote = world;
         this.rank = rank;
         this.name = name;
         this.freed = false;
+    }
+
+    /** The tag of the next collective: all ranks call collectives in the same order. */
+    final int nextCollectiveTag() {
+        int t = collectiveSeq;
+        collectiveSeq = (collectiveSeq + 1) & 0x3fff_ffff;
+        return t;
     }
 
     final Engine engine() {
@@ -94,17 +109,17 @@ public class Comm implements Freeable, Cloneable {
     }
 
     final void checkDest(String call, int dest) throws MPIException {
-        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= world.length)) {
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= remote.length)) {
             throw raise(call, ErrorClass.ERR_RANK, "invalid destination rank " + dest
-                    + " (communicator size " + world.length + ")");
+                    + " (communicator size " + remote.length + ")");
         }
     }
 
     final void checkSource(String call, int source) throws MPIException {
         if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE
-                && (source < 0 || source >= world.length)) {
+                && (source < 0 || source >= remote.length)) {
             throw raise(call, ErrorClass.ERR_RANK, "invalid source rank " + source
-                    + " (communicator size " + world.length + ")");
+                    + " (communicator size " + remote.length + ")");
         }
     }
 
@@ -345,7 +360,7 @@ public class Comm implements Freeable, Cloneable {
             release = () -> MPI.bsendRelease(need);
         }
         try {
-            SendOp op = engine().send(context, rank, world[dest], tag, seg, keep,
+            SendOp op = engine().send(context, rank, remote[dest], tag, seg, keep,
                     mode == Mode.BUFFERED ? Mode.STANDARD : mode);
             if (release != null) {
                 op.whenDone(release);
@@ -419,7 +434,7 @@ public class Comm implements Freeable, Cloneable {
             checkDest("MPI_Sendrecv_replace", dest);
             checkSendTag("MPI_Sendrecv_replace", sendtag);
             try {
-                s = engine().send(context, rank, world[dest], sendtag, MemorySegment.ofArray(copy),
+                s = engine().send(context, rank, remote[dest], sendtag, MemorySegment.ofArray(copy),
                         copy, Mode.STANDARD);
             } catch (MpiError e) {
                 throw raise("MPI_Sendrecv_replace", e);

@@ -528,6 +528,47 @@ public final class Engine implements CompletionHandler {
         }
         work += retryQueued();
         work += retryReads();
+        if (pollerCount > 0) {
+            work += runPollers();
+        }
+        return work;
+    }
+
+    /** Work advanced by the progress engine itself (nonblocking collective schedules). */
+    public interface Poller {
+        /** Advances; returns work done. Returns a negative number when finished (removed). */
+        int doWork();
+    }
+
+    private Poller[] pollers = new Poller[4];
+    private int pollerCount;
+
+    /** Adds a poller; it runs on every progress pass until it reports that it is finished. */
+    public void addPoller(Poller p) {
+        lock.lock();
+        try {
+            if (pollerCount == pollers.length) {
+                pollers = java.util.Arrays.copyOf(pollers, pollerCount * 2);
+            }
+            pollers[pollerCount++] = p;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int runPollers() {
+        int work = 0;
+        for (int i = 0; i < pollerCount; ) {
+            int w = pollers[i].doWork();
+            if (w < 0) {
+                System.arraycopy(pollers, i + 1, pollers, i, pollerCount - i - 1);
+                pollers[--pollerCount] = null;
+                work++;
+            } else {
+                work += w;
+                i++;
+            }
+        }
         return work;
     }
 

@@ -1,0 +1,161 @@
+package org.verbatim.runtime.coll;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Reduce and allreduce. Every algorithm combines in the same bracketing, that of a binomial tree
+ * over ranks 0..p-1 with the lower ranks' value on the left, so a result does not depend on the
+ * algorithm chosen (floating-point sums are reproducible for a given process count), and
+ * non-commutative operations see rank order.
+ */
+public final class Reduction {
+    private Reduction() {
+    }
+
+    static MemorySegment heap(long bytes) {
+        return MemorySegment.ofArray(new byte[(int) bytes]);
+    }
+
+    /**
+     * Reduce to {@code root}: binomial tree to rank 0, then to the root if it is another rank.
+     * {@code recv} is used only at the root.
+     */
+    public static Schedule reduce(Schedule s, MemorySegment send, MemorySegment recv, int count,
+                                  Reducer op, int root) {
+        int r = s.rank();
+        long bytes = send.byteSize();
+        MemorySegment value = heap(bytes);
+        s.local(() -> MemorySegment.copy(send, 0, value, 0, bytes));
+        binomialToZero(s, value, count, op);
+        if (root == 0) {
+            if (r == 0) {
+                s.local(() -> MemorySegment.copy(value, 0, recv, 0, bytes));
+            }
+        } else if (r == 0) {
+            s.send(root, value).waitAll();
+        } else if (r == root) {
+            s.recv(0, recv).waitAll();
+        }
+        return s;
+    }
+
+    /**
+     * Binomial tree to rank 0; {@code value} holds this rank's contribution when the schedule
+     * reaches this point, and rank 0's {@code value} holds the result at the end.
+     */
+    static void binomialToZero(Schedule s, MemorySegment value, int count, Reducer op) {
+        int p = s.size();
+        int r = s.rank();
+        long bytes = value.byteSize();
+        MemorySegment in = null;
+        for (int mask = 1; mask < p; mask <<= 1) {
+            if ((r & mask) != 0) {
+                s.waitAll().send(r - mask, value).waitAll();
+                return;
+            }
+            if (r + mask < p) {
+                MemorySegment child = in == null ? (in = heap(bytes)) : in;
+                s.recv(r + mask, child).waitAll();
+                s.local(() -> {
+                    op.reduce(value, child, count); // lower (mine) op higher (the subtree's)
+                    MemorySegment.copy(child, 0, value, 0, bytes);
+                });
+            }
+        }
+    }
+
+    /** Allreduce into {@code recv} (which may already hold the input: in place). */
+    public static Schedule allreduce(Schedule s, MemorySegment send, MemorySegment recv,
+                                     int count, int elementSize, Reducer op, boolean commutative) {
+        int p = s.size();
+        long bytes = recv.byteSize();
+        if (send != recv) {
+            s.local(() -> MemorySegment.copy(send, 0, recv, 0, bytes));
+        }
+        if (p == 1) {
+            return s;
+        }
+        boolean pow2 = Integer.bitCount(p) == 1;
+        if (pow2 && bytes >= s.group().settings().allreduceLarge() && commutative && count >= p) {
+            return rabenseifner(s, recv, count, elementSize, op);
+        }
+        if (pow2) {
+            return recursiveDoubling(s, recv, count, op);
+        }
+        // reduce to 0 (binomial) straight in recv, then broadcast (binomial or scatter+allgather)
+        binomialToZero(s, recv, count, op);
+        return Broadcast.build(s, recv, 0);
+    }
+
+    /** Power-of-two groups: log p exchanges of the whole vector. */
+    static Schedule recursiveDoubling(Schedule s, MemorySegment buf, int count, Reducer op) {
+        int p = s.size();
+        int r = s.rank();
+        long bytes = buf.byteSize();
+        MemorySegment in = heap(bytes);
+        for (int mask = 1; mask < p; mask <<= 1) {
+            int partner = r ^ mask;
+            s.send(partner, buf).recv(partner, in).waitAll();
+            if (partner > r) {
+                s.local(() -> {
+                    op.reduce(buf, in, count);           // mine (lower) op theirs
+                    MemorySegment.copy(in, 0, buf, 0, bytes);
+                });
+            } else {
+                s.local(() -> op.reduce(in, buf, count)); // theirs (lower) op mine
+            }
+        }
+        return s;
+    }
+
+    /**
+     * Commutative operations on power-of-two groups, large vectors: reduce-scatter by recursive
+     * halving with the distance doubling (so the bracketing is the binomial one), then an
+     * allgather retracing the same steps.
+     */
+    static Schedule rabenseifner(Schedule s, MemorySegment buf, int count, int elementSize,
+                                 Reducer op) {
+        int p = s.size();
+        int r = s.rank();
+        int steps = Integer.numberOfTrailingZeros(p);
+        int[] lo = new int[steps + 1];
+        int[] hi = new int[steps + 1];
+        lo[0] = 0;
+        hi[0] = count;
+        MemorySegment in = heap((long) count * elementSize);
+        for (int k = 0; k < steps; k++) {
+            int mask = 1 << k;
+            int partner = r ^ mask;
+            int a = lo[k];
+            int b = hi[k];
+            int mid = a + (b - a) / 2;
+            boolean keepLow = (r & mask) == 0;
+            int ka = keepLow ? a : mid;
+            int kb = keepLow ? mid : b;
+            int sa = keepLow ? mid : a;
+            int sb = keepLow ? b : mid;
+            lo[k + 1] = ka;
+            hi[k + 1] = kb;
+            MemorySegment keep = slice(buf, ka, kb, elementSize);
+            MemorySegment tmp = slice(in, ka, kb, elementSize);
+            s.send(partner, slice(buf, sa, sb, elementSize)).recv(partner, tmp).waitAll();
+            s.local(() -> op.reduce(tmp, keep, kb - ka)); // commutative: order-free
+        }
+        for (int k = steps - 1; k >= 0; k--) {
+            int partner = r ^ (1 << k);
+            int ka = lo[k + 1];
+            int kb = hi[k + 1];
+            int a = lo[k];
+            int b = hi[k];
+            int oa = ka == a ? kb : a;
+            int ob = ka == a ? b : ka;
+            s.send(partner, slice(buf, ka, kb, elementSize))
+                    .recv(partner, slice(buf, oa, ob, elementSize)).waitAll();
+        }
+        return s;
+    }
+
+    static MemorySegment slice(MemorySegment buf, int from, int to, int elementSize) {
+        return buf.asSlice((long) from * elementSize, (long) (to - from) * elementSize);
+    }
+}
