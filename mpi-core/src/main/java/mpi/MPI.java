@@ -50,6 +50,9 @@ public final class MPI {
             DOUBLE_INT;
 
     public static final Request REQUEST_NULL;
+    public static final Group GROUP_EMPTY = Group.empty();
+    public static final Info INFO_ENV = Info.environment();
+    public static final Info INFO_NULL = Info.nullInfo();
     public static final Errhandler ERRORS_ARE_FATAL, ERRORS_ABORT, ERRORS_RETURN;
 
     public static final int SUCCESS, ERR_BUFFER, ERR_COUNT, ERR_TYPE, ERR_TAG, ERR_COMM,
