@@ -16,6 +16,7 @@ import org.verbatim.runtime.Engine;
 import org.verbatim.runtime.ErrorClass;
 import org.verbatim.runtime.MpiError;
 import org.verbatim.runtime.MpiProcess;
+import org.verbatim.runtime.op.OpCode;
 
 /**
  * The MPI environment: constants, predefined objects, Init and Finalize. This facade holds the
@@ -49,10 +50,16 @@ public final class MPI {
             DOUBLE, PACKED, FLOAT_COMPLEX, DOUBLE_COMPLEX, INT2, SHORT_INT, LONG_INT, FLOAT_INT,
             DOUBLE_INT;
 
+    public static final Op MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC,
+            REPLACE, NO_OP;
+    /** Struct accessors for the INT2 ... DOUBLE_INT layouts. */
+    public static final Int2 int2;
+    public static final ShortInt shortInt;
+    public static final LongInt longInt;
+    public static final FloatInt floatInt;
+    public static final DoubleInt doubleInt;
+
     public static final Request REQUEST_NULL;
-    public static final Group GROUP_EMPTY = Group.empty();
-    public static final Info INFO_ENV = Info.environment();
-    public static final Info INFO_NULL = Info.nullInfo();
     public static final Errhandler ERRORS_ARE_FATAL, ERRORS_ABORT, ERRORS_RETURN;
 
     public static final int SUCCESS, ERR_BUFFER, ERR_COUNT, ERR_TYPE, ERR_TAG, ERR_COMM,
@@ -111,6 +118,18 @@ public final class MPI {
         FLOAT_INT = new Datatype("MPI_FLOAT_INT", BaseType.BYTE, 8, false);
         DOUBLE_INT = new Datatype("MPI_DOUBLE_INT", BaseType.BYTE, 16, false);
 
+        int2 = new Int2();
+        shortInt = new ShortInt();
+        longInt = new LongInt();
+        floatInt = new FloatInt();
+        doubleInt = new DoubleInt();
+
+        MAX = new Op(OpCode.MAX); MIN = new Op(OpCode.MIN); SUM = new Op(OpCode.SUM);
+        PROD = new Op(OpCode.PROD); LAND = new Op(OpCode.LAND); BAND = new Op(OpCode.BAND);
+        LOR = new Op(OpCode.LOR); BOR = new Op(OpCode.BOR); LXOR = new Op(OpCode.LXOR);
+        BXOR = new Op(OpCode.BXOR); MINLOC = new Op(OpCode.MINLOC); MAXLOC = new Op(OpCode.MAXLOC);
+        REPLACE = new Op(OpCode.REPLACE); NO_OP = new Op(OpCode.NO_OP);
+
         REQUEST_NULL = Request.nullRequest();
         ERRORS_ARE_FATAL = new Errhandler(true, "MPI_ERRORS_ARE_FATAL");
         ERRORS_ABORT = new Errhandler(true, "MPI_ERRORS_ABORT");
@@ -165,7 +184,8 @@ public final class MPI {
     /** Throws unless MPI is initialised and not finalised. */
     static void check() throws MPIException {
         if (process == null) {
-            throw new MPIException(finalized ? "MPI is finalized." : "MPI is not initialized.");
+            throw MPIException.of(ERR_OTHER, finalized ? "MPI is finalized."
+                    : "MPI is not initialized.");
         }
     }
 
@@ -177,7 +197,8 @@ public final class MPI {
     public static int InitThread(String[] args, int required) throws MPIException {
         synchronized (LIFECYCLE) {
             if (process != null || finalized) {
-                throw new MPIException(finalized ? "MPI is finalized." : "MPI is already initialized.");
+                throw MPIException.of(ERR_OTHER, finalized ? "MPI is finalized."
+                        : "MPI is already initialized.");
             }
             if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
                 throw MPIException.of(ERR_ARG, "MPI_Init_thread: invalid thread level " + required);

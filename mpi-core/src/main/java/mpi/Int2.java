@@ -1,0 +1,38 @@
+package mpi;
+
+/**
+ * The C struct {int value; int index} of {@code MPI.INT2}, for MAXLOC and MINLOC; the index is at
+ * byte offset 4 (LP64). Use the singleton {@code MPI.int2} with byte[] or ByteBuffer buffers and
+ * counts in pairs: {@code Int2.Data d = MPI.int2.getData(buffer, i)}.
+ */
+public final class Int2 extends Struct {
+    private final int valueOff = addInt();
+    private final int indexOff = setOffset(4).addInt();
+
+    protected Int2() {
+    }
+
+    @Override
+    protected Int2.Data newData() {
+        return new Data();
+    }
+
+    /** One {value, index} pair in a buffer. */
+    public final class Data extends Struct.Data {
+        public int getValue() {
+            return getInt(valueOff);
+        }
+
+        public int getIndex() {
+            return getInt(indexOff);
+        }
+
+        public void putValue(int v) {
+            putInt(valueOff, v);
+        }
+
+        public void putIndex(int v) {
+            putInt(indexOff, v);
+        }
+    }
+}

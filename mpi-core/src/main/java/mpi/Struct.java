@@ -1,0 +1,390 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.verbatim.runtime.BaseType;
+
+/**
+ * A C-like struct laid out in a byte buffer. A subclass appends fields with the {@code add*}
+ * methods (usually in field initialisers), keeping the returned byte offsets, and returns its own
+ * inner {@link Data} from {@link #newData()}; {@link #getData} then gives typed access to element
+ * {@code index} of a ByteBuffer or byte[]. Fields are appended at the current extent without
+ * alignment padding; {@link #setOffset} skips ahead. The layout is fixed ("committed") on first
+ * use of {@link #getType}, {@link #getExtent} or {@link #getData}.
+ */
+public abstract class Struct {
+    private final List<Field> fields = new ArrayList<>();
+    private int extent;
+    /** Largest alignment of a field's basic type: MPI rounds a struct's extent up to it. */
+    private int alignment = 1;
+    private Datatype datatype;
+    private int[] offsets, lengths;
+    private Datatype[] types;
+
+    private record Field(Object type, int offset, int length) {
+    }
+
+    /** Bytes from one struct to the next; commits the layout on first use. */
+    public final int getExtent() throws MPIException {
+        commit();
+        return extent;
+    }
+
+    /** The struct's Datatype (base type BYTE: use byte[] or ByteBuffer, counts in structs). */
+    public final Datatype getType() throws MPIException {
+        commit();
+        return datatype;
+    }
+
+    /** Returns a new instance of the subclass's inner Data class. */
+    protected abstract Data newData();
+
+    public final <T extends Data> T getData(ByteBuffer buffer) throws MPIException {
+        commit();
+        return newData(buffer, 0);
+    }
+
+    public final <T extends Data> T getData(ByteBuffer buffer, int index) throws MPIException {
+        commit();
+        return newData(buffer, index * extent);
+    }
+
+    /** Accessor over the array through a native-order ByteBuffer. */
+    public final <T extends Data> T getData(byte[] array) throws MPIException {
+        return getData(ByteBuffer.wrap(array).order(ByteOrder.nativeOrder()));
+    }
+
+    public final <T extends Data> T getData(byte[] array, int index) throws MPIException {
+        return getData(ByteBuffer.wrap(array).order(ByteOrder.nativeOrder()), index);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends Data> T newData(ByteBuffer buffer, int offset) {
+        Data d = newData();
+        d.buffer = buffer;
+        d.offset = offset;
+        return (T) d;
+    }
+
+    /**
+     * Fixes the layout. The extent is rounded up to the largest field alignment, as
+     * MPI_Type_create_struct does (so {long; int} has extent 16, like C's struct). The type is a
+     * contiguous run of {@code extent} bytes, which is the struct type exactly when the fields
+     * leave no gaps but tail padding; with gaps it also moves the gap bytes.
+     * TODO(derived datatypes): use Datatype.createStruct(lengths, offsets, types) and commit, as
+     * Open MPI does, once derived datatypes exist.
+     */
+    private void commit() {
+        if (datatype != null) {
+            return;
+        }
+        int n = fields.size();
+        types = new Datatype[n];
+        offsets = new int[n];
+        lengths = new int[n];
+        for (int i = 0; i < n; i++) {
+            Field f = fields.get(i);
+            types[i] = f.type instanceof Struct s ? s.datatype : (Datatype) f.type;
+            offsets[i] = f.offset;
+            lengths[i] = f.length;
+        }
+        extent = (extent + alignment - 1) / alignment * alignment;
+        datatype = new Datatype("MPI_STRUCT " + getClass().getSimpleName(), BaseType.BYTE, extent,
+                false);
+    }
+
+    private int addField(Object type, int typeExtent, int length) {
+        if (datatype != null) {
+            throw new AssertionError("The struct data type was committed.");
+        }
+        int align = type instanceof Struct s ? s.alignment : ((Datatype) type).base.size();
+        alignment = Math.max(alignment, align);
+        int offset = extent;
+        extent += typeExtent * length;
+        fields.add(new Field(type, offset, length));
+        return offset;
+    }
+
+    /** Moves the next field to byte {@code offset}, which must not be below the current extent. */
+    public final Struct setOffset(int offset) {
+        if (datatype != null) {
+            throw new AssertionError("The struct data type was committed.");
+        }
+        if (offset < extent) {
+            throw new IllegalArgumentException(
+                    "The offset must be greater or equal to the accumulated extent.");
+        }
+        extent = offset;
+        return this;
+    }
+
+    public final int addByte() {
+        return addByte(1);
+    }
+
+    public final int addByte(int length) {
+        return addField(MPI.BYTE, 1, length);
+    }
+
+    public final int addChar() {
+        return addChar(1);
+    }
+
+    public final int addChar(int length) {
+        return addField(MPI.CHAR, 2, length);
+    }
+
+    public final int addShort() {
+        return addShort(1);
+    }
+
+    public final int addShort(int length) {
+        return addField(MPI.SHORT, 2, length);
+    }
+
+    public final int addInt() {
+        return addInt(1);
+    }
+
+    public final int addInt(int length) {
+        return addField(MPI.INT, 4, length);
+    }
+
+    public final int addLong() {
+        return addLong(1);
+    }
+
+    public final int addLong(int length) {
+        return addField(MPI.LONG, 8, length);
+    }
+
+    public final int addFloat() {
+        return addFloat(1);
+    }
+
+    public final int addFloat(int length) {
+        return addField(MPI.FLOAT, 4, length);
+    }
+
+    public final int addDouble() {
+        return addDouble(1);
+    }
+
+    public final int addDouble(int length) {
+        return addField(MPI.DOUBLE, 8, length);
+    }
+
+    /** A nested struct field (commits {@code struct}). */
+    public final int addStruct(Struct struct) throws MPIException {
+        return addStruct(struct, 1);
+    }
+
+    public final int addStruct(Struct struct, int length) throws MPIException {
+        struct.commit();
+        return addField(struct, struct.extent, length);
+    }
+
+    /** A field of any datatype, {@code length} elements of its extent. */
+    public final int addData(Datatype type) throws MPIException {
+        return addData(type, 1);
+    }
+
+    public final int addData(Datatype type, int length) throws MPIException {
+        return addField(type, type.byteExtent, length);
+    }
+
+    private boolean validType(int fieldOffset, int index, Datatype type) {
+        int i = Arrays.binarySearch(offsets, fieldOffset);
+        return i >= 0 && index >= 0 && index < lengths[i] && type == types[i];
+    }
+
+    private static final String TYPE_MISMATCH = "Type mismatch";
+
+    /**
+     * Access to one struct in a buffer. Subclass it as an inner class of the Struct subclass and
+     * write getters and setters with the protected accessors, passing the field offsets returned
+     * by {@code add*}. Accessors use the buffer's byte order (native for
+     * {@link Struct#getData(byte[])} and {@link MPI#newByteBuffer}); field and type mismatches
+     * are caught only by assertions.
+     */
+    public abstract class Data {
+        private ByteBuffer buffer;
+        private int offset;
+
+        /** The buffer sliced to start at this struct. */
+        public final ByteBuffer getBuffer() {
+            return offset == 0 ? buffer : MPI.slice(buffer, offset);
+        }
+
+        protected final byte getByte(int field) {
+            assert validType(field, 0, MPI.BYTE) : TYPE_MISMATCH;
+            return buffer.get(offset + field);
+        }
+
+        protected final byte getByte(int field, int index) {
+            assert validType(field, index, MPI.BYTE) : TYPE_MISMATCH;
+            return buffer.get(offset + field + index);
+        }
+
+        protected final void putByte(int field, byte v) {
+            assert validType(field, 0, MPI.BYTE) : TYPE_MISMATCH;
+            buffer.put(offset + field, v);
+        }
+
+        protected final void putByte(int field, int index, byte v) {
+            assert validType(field, index, MPI.BYTE) : TYPE_MISMATCH;
+            buffer.put(offset + field + index, v);
+        }
+
+        protected final char getChar(int field) {
+            assert validType(field, 0, MPI.CHAR) : TYPE_MISMATCH;
+            return buffer.getChar(offset + field);
+        }
+
+        protected final char getChar(int field, int index) {
+            assert validType(field, index, MPI.CHAR) : TYPE_MISMATCH;
+            return buffer.getChar(offset + field + index * 2);
+        }
+
+        protected final void putChar(int field, char v) {
+            assert validType(field, 0, MPI.CHAR) : TYPE_MISMATCH;
+            buffer.putChar(offset + field, v);
+        }
+
+        protected final void putChar(int field, int index, char v) {
+            assert validType(field, index, MPI.CHAR) : TYPE_MISMATCH;
+            buffer.putChar(offset + field + index * 2, v);
+        }
+
+        protected final short getShort(int field) {
+            assert validType(field, 0, MPI.SHORT) : TYPE_MISMATCH;
+            return buffer.getShort(offset + field);
+        }
+
+        protected final short getShort(int field, int index) {
+            assert validType(field, index, MPI.SHORT) : TYPE_MISMATCH;
+            return buffer.getShort(offset + field + index * 2);
+        }
+
+        protected final void putShort(int field, short v) {
+            assert validType(field, 0, MPI.SHORT) : TYPE_MISMATCH;
+            buffer.putShort(offset + field, v);
+        }
+
+        protected final void putShort(int field, int index, short v) {
+            assert validType(field, index, MPI.SHORT) : TYPE_MISMATCH;
+            buffer.putShort(offset + field + index * 2, v);
+        }
+
+        protected final int getInt(int field) {
+            assert validType(field, 0, MPI.INT) : TYPE_MISMATCH;
+            return buffer.getInt(offset + field);
+        }
+
+        protected final int getInt(int field, int index) {
+            assert validType(field, index, MPI.INT) : TYPE_MISMATCH;
+            return buffer.getInt(offset + field + index * 4);
+        }
+
+        protected final void putInt(int field, int v) {
+            assert validType(field, 0, MPI.INT) : TYPE_MISMATCH;
+            buffer.putInt(offset + field, v);
+        }
+
+        protected final void putInt(int field, int index, int v) {
+            assert validType(field, index, MPI.INT) : TYPE_MISMATCH;
+            buffer.putInt(offset + field + index * 4, v);
+        }
+
+        protected final long getLong(int field) {
+            assert validType(field, 0, MPI.LONG) : TYPE_MISMATCH;
+            return buffer.getLong(offset + field);
+        }
+
+        protected final long getLong(int field, int index) {
+            assert validType(field, index, MPI.LONG) : TYPE_MISMATCH;
+            return buffer.getLong(offset + field + index * 8);
+        }
+
+        protected final void putLong(int field, long v) {
+            assert validType(field, 0, MPI.LONG) : TYPE_MISMATCH;
+            buffer.putLong(offset + field, v);
+        }
+
+        protected final void putLong(int field, int index, long v) {
+            assert validType(field, index, MPI.LONG) : TYPE_MISMATCH;
+            buffer.putLong(offset + field + index * 8, v);
+        }
+
+        protected final float getFloat(int field) {
+            assert validType(field, 0, MPI.FLOAT) : TYPE_MISMATCH;
+            return buffer.getFloat(offset + field);
+        }
+
+        protected final float getFloat(int field, int index) {
+            assert validType(field, index, MPI.FLOAT) : TYPE_MISMATCH;
+            return buffer.getFloat(offset + field + index * 4);
+        }
+
+        protected final void putFloat(int field, float v) {
+            assert validType(field, 0, MPI.FLOAT) : TYPE_MISMATCH;
+            buffer.putFloat(offset + field, v);
+        }
+
+        protected final void putFloat(int field, int index, float v) {
+            assert validType(field, index, MPI.FLOAT) : TYPE_MISMATCH;
+            buffer.putFloat(offset + field + index * 4, v);
+        }
+
+        protected final double getDouble(int field) {
+            assert validType(field, 0, MPI.DOUBLE) : TYPE_MISMATCH;
+            return buffer.getDouble(offset + field);
+        }
+
+        protected final double getDouble(int field, int index) {
+            assert validType(field, index, MPI.DOUBLE) : TYPE_MISMATCH;
+            return buffer.getDouble(offset + field + index * 8);
+        }
+
+        protected final void putDouble(int field, double v) {
+            assert validType(field, 0, MPI.DOUBLE) : TYPE_MISMATCH;
+            buffer.putDouble(offset + field, v);
+        }
+
+        protected final void putDouble(int field, int index, double v) {
+            assert validType(field, index, MPI.DOUBLE) : TYPE_MISMATCH;
+            buffer.putDouble(offset + field + index * 8, v);
+        }
+
+        /** Accessor of a nested struct field added with {@link Struct#addStruct}. */
+        protected final <S extends Struct, D extends Struct.Data> D getData(S struct, int field) {
+            Struct s = struct;
+            assert validType(field, 0, s.datatype) : TYPE_MISMATCH;
+            return s.newData(buffer, offset + field);
+        }
+
+        protected final <S extends Struct, D extends Struct.Data> D getData(S struct, int field,
+                                                                             int index) {
+            Struct s = struct;
+            assert validType(field, index, s.datatype) : TYPE_MISMATCH;
+            return s.newData(buffer, offset + field + index * s.extent);
+        }
+
+        /** The buffer sliced to start at a field added with {@link Struct#addData}. */
+        protected final ByteBuffer getBuffer(Datatype type, int field) {
+            assert validType(field, 0, type) : TYPE_MISMATCH;
+            int position = offset + field;
+            return position == 0 ? buffer : MPI.slice(buffer, position);
+        }
+
+        protected final ByteBuffer getBuffer(Datatype type, int field, int index)
+                throws MPIException {
+            assert validType(field, index, type) : TYPE_MISMATCH;
+            int position = offset + field + index * type.byteExtent;
+            return position == 0 ? buffer : MPI.slice(buffer, position);
+        }
+    }
+}
