@@ -36,6 +36,8 @@ public class Comm implements Freeable, Cloneable {
     Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     String name = "";
     boolean freed;
+    /** Cached attributes: user keyvals' values, copied on dup, deleted on free. */
+    Attributes attributes = new Attributes();
 
     Comm() {
     }
@@ -186,6 +188,7 @@ public class Comm implements Freeable, Cloneable {
         int agreed = agreeContext(call);
         c.bind(process, agreed, world, rank, "");
         c.errhandler = errhandler;
+        c.attributes = attributes.copyForDup(this == MPI.COMM_WORLD);
     }
 
     /** Agrees on a new context id over this communicator (collective). */
@@ -236,11 +239,132 @@ public class Comm implements Freeable, Cloneable {
             throw raise("MPI_Comm_free", ErrorClass.ERR_COMM,
                     "cannot free a predefined communicator");
         }
+        attributes.clear();
         freed = true;
     }
 
     public final boolean isNull() {
         return freed || process == null;
+    }
+
+    // ------------------------------------------------------------------ groups and topology
+
+    public final Group getGroup() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_group");
+        return new Group(world.clone());
+    }
+
+    /** The remote group: Intercomm.getRemoteGroup() returns this. */
+    final Group remoteGroup(String call) throws MPIException {
+        MPI.check();
+        checkUsable(call);
+        return new Group(remote.clone());
+    }
+
+    /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH or MPI.UNDEFINED. */
+    public final int getTopology() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Topo_test");
+        return topologyKind();
+    }
+
+    int topologyKind() {
+        return MPI.UNDEFINED;
+    }
+
+    /** In-neighbours in neighbourhood-collective order; null without a topology. */
+    int[] neighborSources() {
+        return null;
+    }
+
+    /** Out-neighbours in neighbourhood-collective order; null without a topology. */
+    int[] neighborDestinations() {
+        return null;
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    public static int createKeyval() throws MPIException {
+        MPI.check();
+        return Attributes.createKeyval(Attributes.Kind.COMM);
+    }
+
+    public static void freeKeyval(int keyval) throws MPIException {
+        MPI.check();
+        try {
+            Attributes.freeKeyval(Attributes.Kind.COMM, keyval);
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.raise("MPI_Comm_free_keyval", e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    /** Stores a Java-serialized copy of {@code value} (which must be Serializable). */
+    public final void setAttr(int keyval, Object value) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_set_attr");
+        try {
+            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            attributes.set(keyval, value);
+        } catch (MPIException e) {
+            throw raise("MPI_Comm_set_attr", e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    /**
+     * A deserialized copy of the value, or null if unset. The predefined keyvals (on COMM_WORLD
+     * and its dups) give Integers, WTIME_IS_GLOBAL a Boolean.
+     */
+    public final Object getAttr(int keyval) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_get_attr");
+        if (keyval >= 0 && keyval < Attributes.FIRST_USER_KEYVAL) {
+            Object v = predefinedAttr(keyval);
+            if (v == null && keyval > MPI.UNIVERSE_SIZE) {
+                throw raise("MPI_Comm_get_attr", ErrorClass.ERR_KEYVAL, "keyval " + keyval
+                        + " is not a communicator attribute");
+            }
+            return this == MPI.COMM_WORLD || attributes.predefined() ? v : null;
+        }
+        try {
+            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            return attributes.get(keyval);
+        } catch (MPIException e) {
+            throw raise("MPI_Comm_get_attr", e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    private Object predefinedAttr(int keyval) {
+        if (keyval == MPI.TAG_UB) {
+            return MPI.TAG_UB_VALUE;
+        } else if (keyval == MPI.HOST) {
+            return MPI.PROC_NULL;
+        } else if (keyval == MPI.IO) {
+            return MPI.ANY_SOURCE; // every rank can do I/O
+        } else if (keyval == MPI.WTIME_IS_GLOBAL) {
+            return Boolean.FALSE;
+        } else if (keyval == MPI.APPNUM) {
+            return process.bootstrap().appNum();
+        } else if (keyval == MPI.LASTUSEDCODE) {
+            return MPI.ERR_LASTCODE;
+        } else if (keyval == MPI.UNIVERSE_SIZE) {
+            return process.size();
+        }
+        return null;
+    }
+
+    public final void deleteAttr(int keyval) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_delete_attr");
+        try {
+            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+        } catch (MPIException e) {
+            throw raise("MPI_Comm_delete_attr", e.getErrorClass(), e.getMessage());
+        }
+        if (!attributes.delete(keyval)) {
+            throw raise("MPI_Comm_delete_attr", ErrorClass.ERR_KEYVAL, "keyval " + keyval
+                    + " has no value on this communicator");
+        }
     }
 
     public final void setName(String name) throws MPIException {

@@ -60,6 +60,9 @@ public final class MPI {
     public static final DoubleInt doubleInt;
 
     public static final Request REQUEST_NULL;
+    public static final Group GROUP_EMPTY = Group.empty();
+    public static final Info INFO_ENV = Info.environment();
+    public static final Info INFO_NULL = Info.nullInfo();
     public static final Errhandler ERRORS_ARE_FATAL, ERRORS_ABORT, ERRORS_RETURN;
 
     public static final int SUCCESS, ERR_BUFFER, ERR_COUNT, ERR_TYPE, ERR_TAG, ERR_COMM,
@@ -184,8 +187,7 @@ public final class MPI {
     /** Throws unless MPI is initialised and not finalised. */
     static void check() throws MPIException {
         if (process == null) {
-            throw MPIException.of(ERR_OTHER, finalized ? "MPI is finalized."
-                    : "MPI is not initialized.");
+            throw new MPIException(finalized ? "MPI is finalized." : "MPI is not initialized.");
         }
     }
 
@@ -197,8 +199,7 @@ public final class MPI {
     public static int InitThread(String[] args, int required) throws MPIException {
         synchronized (LIFECYCLE) {
             if (process != null || finalized) {
-                throw MPIException.of(ERR_OTHER, finalized ? "MPI is finalized."
-                        : "MPI is already initialized.");
+                throw new MPIException(finalized ? "MPI is finalized." : "MPI is already initialized.");
             }
             if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
                 throw MPIException.of(ERR_ARG, "MPI_Init_thread: invalid thread level " + required);
