@@ -187,7 +187,8 @@ public final class MPI {
     /** Throws unless MPI is initialised and not finalised. */
     static void check() throws MPIException {
         if (process == null) {
-            throw new MPIException(finalized ? "MPI is finalized." : "MPI is not initialized.");
+            throw MPIException.of(ERR_OTHER, finalized ? "MPI is finalized."
+                    : "MPI is not initialized.");
         }
     }
 
@@ -199,7 +200,8 @@ public final class MPI {
     public static int InitThread(String[] args, int required) throws MPIException {
         synchronized (LIFECYCLE) {
             if (process != null || finalized) {
-                throw new MPIException(finalized ? "MPI is finalized." : "MPI is already initialized.");
+                throw MPIException.of(ERR_OTHER, finalized ? "MPI is finalized."
+                        : "MPI is already initialized.");
             }
             if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
                 throw MPIException.of(ERR_ARG, "MPI_Init_thread: invalid thread level " + required);
