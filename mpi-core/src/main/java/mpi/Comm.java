@@ -247,6 +247,61 @@ public class Comm implements Freeable, Cloneable {
         return freed || process == null;
     }
 
+    // ------------------------------------------------------------------ more communicator calls
+
+    /** The Request of the iDup that created this communicator, else null. */
+    Request request;
+    private Info info;
+
+    /** MPI_Comm_idup: the new communicator is ready at return; its getRequest() is complete. */
+    public Comm iDup() throws MPIException {
+        Comm c = dup();
+        c.request = Request.completed(this, "MPI_Comm_idup");
+        return c;
+    }
+
+    public Comm dupWithInfo(Info info) throws MPIException {
+        Comm c = dup();
+        c.info = info;
+        return c;
+    }
+
+    public final Request getRequest() {
+        return request;
+    }
+
+    public final void setInfo(Info info) throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_set_info");
+        this.info = info;
+    }
+
+    public final Info getInfo() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_get_info");
+        return info == null ? new Info() : info.dup();
+    }
+
+    /** MPI_Comm_disconnect: waits for pending communication on this communicator, then frees it. */
+    public final void disconnect() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_disconnect");
+        barrier();
+        freed = true;
+    }
+
+    public final boolean isInter() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_test_inter");
+        return isInterComm();
+    }
+
+    /** Called on the peer communicator: MPI_Intercomm_create(localComm, localLeader, this, ...). */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader,
+                                           int tag) throws MPIException {
+        return CommCreation.createIntercomm(this, localComm, localLeader, remoteLeader, tag);
+    }
+
     // ------------------------------------------------------------------ groups and topology
 
     public final Group getGroup() throws MPIException {
@@ -410,15 +465,8 @@ public class Comm implements Freeable, Cloneable {
                 + " with error code " + errorcode);
     }
 
-    /** A simple barrier; the collectives module supplies the tuned algorithms. */
     public final void barrier() throws MPIException {
-        MPI.check();
-        checkUsable("MPI_Barrier");
-        try {
-            Agreement.barrier(engine(), collectiveContext(), world, rank);
-        } catch (MpiError e) {
-            throw raise("MPI_Barrier", e);
-        }
+        GroupCollectives.barrier(this, false);
     }
 
     // ------------------------------------------------------------------ blocking sends
@@ -714,6 +762,390 @@ public class Comm implements Freeable, Cloneable {
         } catch (MpiError e) {
             throw raise("MPI_Probe", e);
         }
+    }
+
+    // ------------------------------------------------------------------ collectives
+
+    /** True for an inter-communicator (the remote group is not the local one). */
+    final boolean isInterComm() {
+        return remote != world;
+    }
+
+    public final Request iBarrier() throws MPIException {
+        return GroupCollectives.barrier(this, true);
+    }
+
+    public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        RootedCollectives.bcast(this, buf, count, type, root, false);
+    }
+
+    public final Request iBcast(Buffer buf, int count, Datatype type, int root)
+            throws MPIException {
+        return RootedCollectives.bcast(this, buf, count, type, root, true);
+    }
+
+    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                             int recvcount, Datatype recvtype, int root) throws MPIException {
+        RootedCollectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root, false);
+    }
+
+    /** In place: the root's block is already in buf; the others send count items from buf. */
+    public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+        if (rank == root) {
+            RootedCollectives.gather(this, null, 0, type, buf, count, type, root, false);
+        } else {
+            RootedCollectives.gather(this, buf, count, type, null, 0, type, root, false);
+        }
+    }
+
+    public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                 int recvcount, Datatype recvtype, int root) throws MPIException {
+        return RootedCollectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, root, true);
+    }
+
+    public final Request iGather(Buffer buf, int count, Datatype type, int root)
+            throws MPIException {
+        return rank == root
+                ? RootedCollectives.gather(this, null, 0, type, buf, count, type, root, true)
+                : RootedCollectives.gather(this, buf, count, type, null, 0, type, root, true);
+    }
+
+    /** Non-root side of the in-place form. */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root)
+            throws MPIException {
+        RootedCollectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
+                root, false);
+    }
+
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                              int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        RootedCollectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+                recvtype, root, false);
+    }
+
+    /** Root side of the in-place form (the root's block at displs[root]). */
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype,
+                              int root) throws MPIException {
+        RootedCollectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+                root, false);
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                  int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        return RootedCollectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                displs, recvtype, root, true);
+    }
+
+    public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype,
+                                  int root) throws MPIException {
+        return RootedCollectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs,
+                recvtype, root, true);
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root)
+            throws MPIException {
+        return RootedCollectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null,
+                sendtype, root, true);
+    }
+
+    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                              int recvcount, Datatype recvtype, int root) throws MPIException {
+        RootedCollectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root, false);
+    }
+
+    /** In place: the root keeps its block in buf; the others receive count items into buf. */
+    public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+        if (rank == root) {
+            RootedCollectives.scatter(this, buf, count, type, null, 0, type, root, false);
+        } else {
+            RootedCollectives.scatter(this, null, 0, type, buf, count, type, root, false);
+        }
+    }
+
+    public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                  int recvcount, Datatype recvtype, int root) throws MPIException {
+        return RootedCollectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, root, true);
+    }
+
+    public final Request iScatter(Buffer buf, int count, Datatype type, int root)
+            throws MPIException {
+        return rank == root
+                ? RootedCollectives.scatter(this, buf, count, type, null, 0, type, root, true)
+                : RootedCollectives.scatter(this, null, 0, type, buf, count, type, root, true);
+    }
+
+    /** Non-root side of the in-place form. */
+    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root)
+            throws MPIException {
+        RootedCollectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
+                root, false);
+    }
+
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+                               Object recvbuf, int recvcount, Datatype recvtype, int root)
+            throws MPIException {
+        RootedCollectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+                recvtype, root, false);
+    }
+
+    /** Root side of the in-place form. */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+                               int root) throws MPIException {
+        RootedCollectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+                root, false);
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs,
+                                   Datatype sendtype, Buffer recvbuf, int recvcount,
+                                   Datatype recvtype, int root) throws MPIException {
+        return RootedCollectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf,
+                recvcount, recvtype, root, true);
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs,
+                                   Datatype sendtype, int root) throws MPIException {
+        return RootedCollectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0,
+                sendtype, root, true);
+    }
+
+    public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root)
+            throws MPIException {
+        return RootedCollectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount,
+                recvtype, root, true);
+    }
+
+    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                int recvcount, Datatype recvtype) throws MPIException {
+        GroupCollectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, false);
+    }
+
+    public final void allGather(Object buf, int count, Datatype type) throws MPIException {
+        GroupCollectives.allGather(this, null, 0, type, buf, count, type, false);
+    }
+
+    public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                    Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        return GroupCollectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, true);
+    }
+
+    public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
+        return GroupCollectives.allGather(this, null, 0, type, buf, count, type, true);
+    }
+
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
+            throws MPIException {
+        GroupCollectives.allGatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+                false);
+    }
+
+    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                 int[] recvcount, int[] displs, Datatype recvtype)
+            throws MPIException {
+        GroupCollectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+                recvtype, false);
+    }
+
+    public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                     Buffer recvbuf, int[] recvcount, int[] displs,
+                                     Datatype recvtype) throws MPIException {
+        return GroupCollectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                displs, recvtype, true);
+    }
+
+    public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type)
+            throws MPIException {
+        return GroupCollectives.allGatherv(this, null, 0, type, buf, count, displs, type, true);
+    }
+
+    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                               int recvcount, Datatype recvtype) throws MPIException {
+        GroupCollectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, false);
+    }
+
+    public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                   Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        return GroupCollectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, true);
+    }
+
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        GroupCollectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                recvcount, rdispls, recvtype, false);
+    }
+
+    public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls,
+                                    Datatype sendtype, Buffer recvbuf, int[] recvcount,
+                                    int[] rdispls, Datatype recvtype) throws MPIException {
+        return GroupCollectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                recvcount, rdispls, recvtype, true);
+    }
+
+    public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls,
+                                Datatype[] sendTypes, Object recvBuf, int[] recvCount,
+                                int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        GroupCollectives.allToAllw(this, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+                recvCount, rDispls, recvTypes, false);
+    }
+
+    public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls,
+                                    Datatype[] sendTypes, Buffer recvBuf, int[] recvCount,
+                                    int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        return GroupCollectives.allToAllw(this, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+                recvCount, rDispls, recvTypes, true);
+    }
+
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype,
+                                        Object recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        NeighborCollectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                null, recvtype, false);
+    }
+
+    public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                            Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        return NeighborCollectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, null, recvtype, true);
+    }
+
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype,
+                                         Object recvbuf, int[] recvcount, int[] displs,
+                                         Datatype recvtype) throws MPIException {
+        NeighborCollectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                displs, recvtype, false);
+    }
+
+    public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                             Buffer recvbuf, int[] recvcount, int[] displs,
+                                             Datatype recvtype) throws MPIException {
+        return NeighborCollectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, displs, recvtype, true);
+    }
+
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype,
+                                       Object recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        NeighborCollectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, false);
+    }
+
+    public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                           Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        return NeighborCollectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype, true);
+    }
+
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls,
+                                        Datatype sendtype, Object recvbuf, int[] recvcount,
+                                        int[] rdispls, Datatype recvtype) throws MPIException {
+        NeighborCollectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                recvcount, rdispls, recvtype, false);
+    }
+
+    public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls,
+                                            Datatype sendtype, Buffer recvbuf, int[] recvcount,
+                                            int[] rdispls, Datatype recvtype) throws MPIException {
+        return NeighborCollectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                recvcount, rdispls, recvtype, true);
+    }
+
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                             int root) throws MPIException {
+        RootedCollectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false);
+    }
+
+    /** In place: at the root buf is input and result; the others send buf. */
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        RootedCollectives.reduce(this, null, buf, count, type, op, root, false);
+    }
+
+    public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op,
+                                 int root) throws MPIException {
+        return RootedCollectives.reduce(this, sendbuf, recvbuf, count, type, op, root, true);
+    }
+
+    public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        return RootedCollectives.reduce(this, null, buf, count, type, op, root, true);
+    }
+
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        GroupCollectives.allReduce(this, sendbuf, recvbuf, count, type, op, false);
+    }
+
+    public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+        GroupCollectives.allReduce(this, null, buf, count, type, op, false);
+    }
+
+    public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type,
+                                    Op op) throws MPIException {
+        return GroupCollectives.allReduce(this, sendbuf, recvbuf, count, type, op, true);
+    }
+
+    public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op)
+            throws MPIException {
+        return GroupCollectives.allReduce(this, null, buf, count, type, op, true);
+    }
+
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts,
+                                    Datatype type, Op op) throws MPIException {
+        GroupCollectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false,
+                "MPI_Reduce_scatter");
+    }
+
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op)
+            throws MPIException {
+        GroupCollectives.reduceScatter(this, null, buf, counts, type, op, false,
+                "MPI_Reduce_scatter");
+    }
+
+    public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts,
+                                        Datatype type, Op op) throws MPIException {
+        return GroupCollectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, true,
+                "MPI_Ireduce_scatter");
+    }
+
+    public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op)
+            throws MPIException {
+        return GroupCollectives.reduceScatter(this, null, buf, counts, type, op, true,
+                "MPI_Ireduce_scatter");
+    }
+
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount,
+                                         Datatype type, Op op) throws MPIException {
+        GroupCollectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false);
+    }
+
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op)
+            throws MPIException {
+        GroupCollectives.reduceScatterBlock(this, null, buf, count, type, op, false);
+    }
+
+    public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount,
+                                             Datatype type, Op op) throws MPIException {
+        return GroupCollectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
+                true);
+    }
+
+    public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op)
+            throws MPIException {
+        return GroupCollectives.reduceScatterBlock(this, null, buf, count, type, op, true);
     }
 
     // ------------------------------------------------------------------ pack

@@ -1,5 +1,7 @@
 package mpi;
 
+import java.nio.Buffer;
+
 /** An intra-communicator: COMM_WORLD, COMM_SELF, and those made from them. */
 public class Intracomm extends Comm {
     Intracomm() {
@@ -21,6 +23,158 @@ public class Intracomm extends Comm {
         Intracomm c = new Intracomm();
         initDup(c, "MPI_Comm_dup");
         return c;
+    }
+
+    @Override
+    public Intracomm iDup() throws MPIException {
+        Intracomm c = dup();
+        c.request = Request.completed(this, "MPI_Comm_idup");
+        return c;
+    }
+
+    @Override
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        Intracomm c = dup();
+        c.setInfo(info);
+        return c;
+    }
+
+    /** MPI_Comm_split: colour MPI.UNDEFINED gives a communicator whose isNull() is true. */
+    public final Intracomm split(int colour, int key) throws MPIException {
+        return CommCreation.split(this, colour, key, "MPI_Comm_split");
+    }
+
+    /** MPI_Comm_split_type with Comm.TYPE_SHARED: the ranks of this host. */
+    public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        return CommCreation.splitType(this, splitType, key);
+    }
+
+    /** MPI_Comm_create: collective over this communicator; non-members get an isNull() comm. */
+    public final Intracomm create(Group group) throws MPIException {
+        return CommCreation.create(this, group);
+    }
+
+    /** MPI_Comm_create_group: collective over the group's members only. */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        return CommCreation.createGroup(this, group, tag);
+    }
+
+    // ------------------------------------------------------------------ scans
+
+    public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, false, false);
+    }
+
+    public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        GroupCollectives.scan(this, null, recvbuf, count, type, op, false, false);
+    }
+
+    public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        return GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, true, false);
+    }
+
+    public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return GroupCollectives.scan(this, null, buf, count, type, op, true, false);
+    }
+
+    public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, false, true);
+    }
+
+    public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        GroupCollectives.scan(this, null, buf, count, type, op, false, true);
+    }
+
+    public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        return GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, true, true);
+    }
+
+    public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return GroupCollectives.scan(this, null, buf, count, type, op, true, true);
+    }
+
+    // ------------------------------------------------------------------ dynamic processes
+
+    private static MPIException noDynamicProcesses(String call) {
+        return MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": dynamic process "
+                + "management (ports, connect/accept, name publishing, spawn) is not supported by "
+                + "Verbatim; start all ranks with mpirun");
+    }
+
+    public static String openPort() throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Open_port");
+    }
+
+    public static String openPort(Info info) throws MPIException {
+        return openPort();
+    }
+
+    public static void closePort(String name) throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Close_port");
+    }
+
+    public final Intercomm accept(String port, int root) throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Comm_accept");
+    }
+
+    public final Intercomm accept(String port, Info info, int root) throws MPIException {
+        return accept(port, root);
+    }
+
+    public final Intercomm connect(String port, int root) throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Comm_connect");
+    }
+
+    public final Intercomm connect(String port, Info info, int root) throws MPIException {
+        return connect(port, root);
+    }
+
+    public static void publishName(String service, String port) throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Publish_name");
+    }
+
+    public static void publishName(String service, Info info, String port) throws MPIException {
+        publishName(service, port);
+    }
+
+    public static void unpublishName(String service, String port) throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Unpublish_name");
+    }
+
+    public static void unpublishName(String service, Info info, String port) throws MPIException {
+        unpublishName(service, port);
+    }
+
+    public static String lookupName(String service) throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Lookup_name");
+    }
+
+    public static String lookupName(String service, Info info) throws MPIException {
+        return lookupName(service);
+    }
+
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root,
+                                 int[] errcodes) throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Comm_spawn");
+    }
+
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs,
+                                         Info[] info, int root, int[] errcodes)
+            throws MPIException {
+        MPI.check();
+        throw noDynamicProcesses("MPI_Comm_spawn_multiple");
     }
 
     // ------------------------------------------------------------------ topologies

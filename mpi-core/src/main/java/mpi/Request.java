@@ -16,6 +16,8 @@ public class Request implements Freeable {
     /** The call that created it, for error messages. */
     final String call;
     private boolean nullHandle;
+    /** Buffers the operation uses, kept reachable until it completes. */
+    Object keepAlive;
 
     Request(RequestState impl, Comm comm, String call) {
         this(impl, comm, call, impl == null);
@@ -27,6 +29,11 @@ public class Request implements Freeable {
         this.comm = comm;
         this.call = call;
         this.nullHandle = nullHandle;
+    }
+
+    /** A request that is already complete (MPI_Comm_idup, which completes at once). */
+    static Request completed(Comm comm, String call) {
+        return new Request(RequestState.completed(MPI.ANY_SOURCE, MPI.ANY_TAG, 0), comm, call);
     }
 
     /** MPI.REQUEST_NULL */

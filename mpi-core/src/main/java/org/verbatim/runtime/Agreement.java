@@ -19,18 +19,27 @@ public final class Agreement {
      * communicator rank {@code i}; {@code context} is the communicator's collective context.
      */
     public static long allreduceMax(Engine engine, int context, int[] world, int rank, long value) {
+        return allreduceMax(engine, context, TAG, world, rank, value);
+    }
+
+    /** As {@link #allreduceMax(Engine, int, int[], int, long)} on a chosen tag. */
+    public static long allreduceMax(Engine engine, int context, int tag, int[] world, int rank,
+                                    long value) {
         int size = world.length;
         long[] acc = {value};
+        if (size == 1) {
+            return value;
+        }
         MemorySegment in = MemorySegment.ofArray(new long[1]);
         // reduce up a binomial tree to rank 0
         for (int mask = 1; mask < size; mask <<= 1) {
             if ((rank & mask) != 0) {
-                send(engine, context, world, rank, rank - mask, acc[0]);
+                send(engine, context, tag, world, rank, rank - mask, acc[0]);
                 break;
             }
             int child = rank + mask;
             if (child < size) {
-                engine.await(engine.receive(context, child, TAG, in, null, null));
+                engine.await(engine.receive(context, child, tag, in, null, null));
                 acc[0] = Math.max(acc[0], in.get(ValueLayout.JAVA_LONG, 0));
             }
         }
@@ -40,21 +49,22 @@ public final class Agreement {
             mask <<= 1;
         }
         if (rank != 0) {
-            engine.await(engine.receive(context, rank - mask, TAG, in, null, null));
+            engine.await(engine.receive(context, rank - mask, tag, in, null, null));
             acc[0] = in.get(ValueLayout.JAVA_LONG, 0);
         }
         for (mask >>= 1; mask > 0; mask >>= 1) {
             int child = rank + mask;
             if (child < size) {
-                send(engine, context, world, rank, child, acc[0]);
+                send(engine, context, tag, world, rank, child, acc[0]);
             }
         }
         return acc[0];
     }
 
-    private static void send(Engine engine, int context, int[] world, int rank, int to, long v) {
+    private static void send(Engine engine, int context, int tag, int[] world, int rank, int to,
+                             long v) {
         MemorySegment out = MemorySegment.ofArray(new long[] {v});
-        engine.await(engine.send(context, rank, world[to], TAG, out, null, Mode.STANDARD));
+        engine.await(engine.send(context, rank, world[to], tag, out, null, Mode.STANDARD));
     }
 
     /** A barrier over the group. */

@@ -35,6 +35,7 @@ public final class MpiProcess implements AutoCloseable {
     private final int threadLevel;
     private final Engine engine;
     private final Profiler profiler;
+    private final org.verbatim.runtime.coll.CollSettings collSettings;
     private final Thread mainThread = Thread.currentThread();
     private int nextContext = 16;
 
@@ -61,6 +62,7 @@ public final class MpiProcess implements AutoCloseable {
         IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.get(config), (int) ranksOnHost,
                 Runtime.getRuntime().availableProcessors());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
+        this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
         this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
                 CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler,
                 CoreSettings.PROTO_INFO.getBoolean(config));
@@ -167,6 +169,11 @@ public final class MpiProcess implements AutoCloseable {
 
     public Thread mainThread() {
         return mainThread;
+    }
+
+    /** Collective algorithm thresholds (the same on every rank). */
+    public org.verbatim.runtime.coll.CollSettings collSettings() {
+        return collSettings;
     }
 
     public Profiler profiler() {

@@ -4,9 +4,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Neighbourhood collectives of topology communicators, linear with all requests posted at once.
- * Receives are posted in source order and sends in destination order; with a tag offset per
- * neighbour slot ({@code recvTags}/{@code sendTags}) so that, on a Cartesian grid where one rank
- * is both neighbours of a dimension, data sent in the + direction lands in the peer's - slot.
+ * Receives are posted in source order and sends in the order given; the caller orders the sends
+ * so that repeated neighbours pair up as MPI defines (see mpi.NeighborCollectives).
  */
 public final class Neighborhood {
     private Neighborhood() {

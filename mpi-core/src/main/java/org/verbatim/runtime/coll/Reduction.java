@@ -12,7 +12,8 @@ public final class Reduction {
     private Reduction() {
     }
 
-    static MemorySegment heap(long bytes) {
+    /** A zeroed heap buffer of {@code bytes} bytes. */
+    public static MemorySegment heap(long bytes) {
         return MemorySegment.ofArray(new byte[(int) bytes]);
     }
 

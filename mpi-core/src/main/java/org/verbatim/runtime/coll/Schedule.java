@@ -18,7 +18,7 @@ import org.verbatim.runtime.RequestState;
 public final class Schedule extends RequestState implements Engine.Poller {
     private static final byte SEND = 0, RECV = 1, LOCAL = 2, WAIT = 3;
 
-    private final CollGroup group;
+    private CollGroup group;
     private final int tag;
     private final ArrayList<Object> steps = new ArrayList<>();
     private final ArrayList<RequestState> outstanding = new ArrayList<>();
@@ -26,7 +26,7 @@ public final class Schedule extends RequestState implements Engine.Poller {
     private int pc;
     private boolean started;
 
-    private record Comm(byte kind, int peer, MemorySegment data) {
+    private record Comm(byte kind, CollGroup group, int peer, MemorySegment data) {
     }
 
     public Schedule(CollGroup group, int tag) {
@@ -36,6 +36,16 @@ public final class Schedule extends RequestState implements Engine.Poller {
 
     public CollGroup group() {
         return group;
+    }
+
+    /**
+     * Steps added from now on address {@code other} (ranks, peers and context): lets one
+     * schedule span phases on different groups, as inter-communicator collectives do. Algorithms
+     * see {@link #rank()} and {@link #size()} of the current group.
+     */
+    public Schedule using(CollGroup other) {
+        this.group = other;
+        return this;
     }
 
     public int rank() {
@@ -48,13 +58,13 @@ public final class Schedule extends RequestState implements Engine.Poller {
 
     /** Sends {@code data} to group rank {@code peer}. */
     public Schedule send(int peer, MemorySegment data) {
-        steps.add(new Comm(SEND, peer, data));
+        steps.add(new Comm(SEND, group, peer, data));
         return this;
     }
 
     /** Receives exactly {@code into.byteSize()} bytes from group rank {@code peer}. */
     public Schedule recv(int peer, MemorySegment into) {
-        steps.add(new Comm(RECV, peer, into));
+        steps.add(new Comm(RECV, group, peer, into));
         return this;
     }
 
@@ -125,13 +135,14 @@ public final class Schedule extends RequestState implements Engine.Poller {
     }
 
     private void post(Comm c) {
-        Engine e = group.engine();
+        CollGroup g = c.group;
+        Engine e = g.engine();
         if (c.kind == SEND) {
-            outstanding.add(e.send(group.context(), group.rank(), group.peers()[c.peer], tag,
+            outstanding.add(e.send(g.context(), g.rank(), g.peers()[c.peer], tag,
                     c.data, null, Mode.STANDARD));
             expected.add(null);
         } else {
-            outstanding.add(e.receive(group.context(), c.peer, tag, c.data, null, null));
+            outstanding.add(e.receive(g.context(), c.peer, tag, c.data, null, null));
             expected.add(c.data);
         }
     }

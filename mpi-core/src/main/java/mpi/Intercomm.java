@@ -1,0 +1,67 @@
+package mpi;
+
+/**
+ * An inter-communicator: point-to-point calls address the remote group; collectives deliver to
+ * each group what the other group contributed. It uses four context ids: point-to-point, the
+ * cross-group collective context (+1), and the local group's collective context (+3).
+ */
+public final class Intercomm extends Comm {
+    Intercomm() {
+    }
+
+    @Override
+    public Intercomm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    @Override
+    public Intercomm dup() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_dup");
+        Intracomm merged = CommCreation.merge(this, false);
+        Intercomm c = new Intercomm();
+        // a fresh block of four contexts agreed over both groups (through the merged comm)
+        int agreed = merged.agreeContext("MPI_Comm_dup");
+        process.contextTaken(agreed + 2);
+        c.bind(process, agreed, world, rank, "");
+        c.remote = remote;
+        c.errhandler = errhandler;
+        return c;
+    }
+
+    @Override
+    public Intercomm iDup() throws MPIException {
+        Intercomm c = dup();
+        c.request = Request.completed(this, "MPI_Comm_idup");
+        return c;
+    }
+
+    @Override
+    public Intercomm dupWithInfo(Info info) throws MPIException {
+        return dup();
+    }
+
+    public int getRemoteSize() throws MPIException {
+        MPI.check();
+        checkUsable("MPI_Comm_remote_size");
+        return remote.length;
+    }
+
+    public Group getRemoteGroup() throws MPIException {
+        return remoteGroup("MPI_Comm_remote_group");
+    }
+
+    public Intracomm merge(boolean high) throws MPIException {
+        return CommCreation.merge(this, high);
+    }
+
+    /** Verbatim is not started by MPI_Comm_spawn: there is no parent. */
+    public static Intercomm getParent() throws MPIException {
+        MPI.check();
+        return new Intercomm();
+    }
+}
