@@ -20,6 +20,8 @@ public final class Datatype implements Freeable, Cloneable {
     private final boolean nullType;
     boolean committed;
     boolean freed;
+    /** Cached attributes: copied on dup, deleted on free. */
+    Attributes attributes = new Attributes();
     private String name;
 
     Datatype(String name, BaseType base, int byteSize, boolean nullType) {
@@ -42,6 +44,7 @@ public final class Datatype implements Freeable, Cloneable {
         this.predefined = false;
         this.nullType = false;
         this.committed = other.committed;
+        this.attributes = other.attributes.copyForDup(false);
     }
 
     /** Throws unless the type can be used for communication. */
@@ -95,6 +98,7 @@ public final class Datatype implements Freeable, Cloneable {
         if (predefined) {
             throw MPIException.of(ErrorClass.ERR_TYPE, "cannot free predefined datatype " + name);
         }
+        attributes.clear();
         freed = true;
     }
 
@@ -125,6 +129,65 @@ public final class Datatype implements Freeable, Cloneable {
     public String getName() throws MPIException {
         MPI.check();
         return name;
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    public static int createKeyval() throws MPIException {
+        MPI.check();
+        return Attributes.createKeyval(Attributes.Kind.DATATYPE);
+    }
+
+    public static void freeKeyval(int keyval) throws MPIException {
+        MPI.check();
+        attributeCall("MPI_Type_free_keyval", () -> {
+            Attributes.freeKeyval(Attributes.Kind.DATATYPE, keyval);
+            return null;
+        });
+    }
+
+    /** Stores a Java-serialized copy of {@code value} (which must be Serializable). */
+    public void setAttr(int keyval, Object value) throws MPIException {
+        MPI.check();
+        attributeCall("MPI_Type_set_attr", () -> {
+            Attributes.checkKeyval(Attributes.Kind.DATATYPE, keyval);
+            attributes.set(keyval, value);
+            return null;
+        });
+    }
+
+    /** A deserialized copy of the value, or null if unset. */
+    public Object getAttr(int keyval) throws MPIException {
+        MPI.check();
+        return attributeCall("MPI_Type_get_attr", () -> {
+            Attributes.checkKeyval(Attributes.Kind.DATATYPE, keyval);
+            return attributes.get(keyval);
+        });
+    }
+
+    public void deleteAttr(int keyval) throws MPIException {
+        MPI.check();
+        attributeCall("MPI_Type_delete_attr", () -> {
+            Attributes.checkKeyval(Attributes.Kind.DATATYPE, keyval);
+            if (!attributes.delete(keyval)) {
+                throw MPIException.of(ErrorClass.ERR_KEYVAL, "keyval " + keyval
+                        + " has no value on datatype " + name);
+            }
+            return null;
+        });
+    }
+
+    private interface AttributeCall {
+        Object run() throws MPIException;
+    }
+
+    /** Datatype calls report errors through COMM_WORLD's handler, as Open MPI does. */
+    private static Object attributeCall(String call, AttributeCall body) throws MPIException {
+        try {
+            return body.run();
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.raise(call, e.getErrorClass(), e.getMessage());
+        }
     }
 
     @Override

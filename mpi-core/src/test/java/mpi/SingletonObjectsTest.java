@@ -141,6 +141,27 @@ class SingletonObjectsTest {
     }
 
     @Test
+    void datatypeAttributesAreCopiedOnDupAndTypedApartFromCommunicators() throws Exception {
+        int k = Datatype.createKeyval();
+        Datatype t = MPI.INT.dup();
+        t.setAttr(k, "tagged");
+        Datatype u = t.dup();
+        assertEquals("tagged", u.getAttr(k));
+        u.deleteAttr(k);
+        assertNull(u.getAttr(k));
+        assertEquals("tagged", t.getAttr(k));
+        assertError(MPI.ERR_KEYVAL, () -> u.deleteAttr(k));
+        assertError(MPI.ERR_KEYVAL, () -> MPI.COMM_WORLD.setAttr(k, 1));
+        int ck = Comm.createKeyval();
+        assertError(MPI.ERR_KEYVAL, () -> t.setAttr(ck, 1));
+        Comm.freeKeyval(ck);
+        Datatype.freeKeyval(k);
+        assertError(MPI.ERR_KEYVAL, () -> t.getAttr(k));
+        t.free();
+        u.free();
+    }
+
+    @Test
     void cartesianTopologiesOnOneRank() throws Exception {
         assertEquals(MPI.UNDEFINED, MPI.COMM_WORLD.getTopology());
         assertError(MPI.ERR_DIMS, () -> MPI.COMM_WORLD.createCart(new int[] {2},
