@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# budget-minutes: 10
+# Keeps the OSU-style benchmarks working: runs OsuLatency, OsuBandwidth and OsuBiBandwidth once
+# each, tiny (--quick: 5 timed iterations per size), with byte[] and with direct buffers, on 2
+# ranks through bin/mpirun, after the build that .ci/run has done. Checks that every size from
+# 0 B to 4 MiB got a figure. Benchmarks are not tests: the figures themselves are not judged here
+# (benchmarks/compare-openmpi measures them; see docs/benchmarks.md).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+jar=""
+for f in benchmarks/target/verbatim-benchmarks-*.jar; do
+  case "$f" in *-sources.jar|*-tests.jar|*-javadoc.jar) continue ;; esac
+  [ -f "$f" ] && jar="$f" && break
+done
+if [ -z "$jar" ]; then
+  echo "benchmarks jar not built (benchmarks/target/verbatim-benchmarks-*.jar)"
+  exit 1
+fi
+
+failed=0
+for program in OsuLatency OsuBandwidth OsuBiBandwidth; do
+  for buffer in array direct; do
+    out=$(mktemp)
+    start=$(date +%s)
+    if bin/mpirun -np 2 --timeout 180 -cp "$jar" "org.verbatim.benchmarks.$program" --quick \
+        --buffer "$buffer" > "$out" 2>&1; then
+      rows=$(grep -cE '^[0-9]+ +[0-9.]+$' "$out" || true)
+      if [ "$rows" -eq 24 ] && grep -qE '^4194304 ' "$out"; then
+        echo "ok   $program --buffer $buffer ($rows sizes, $(( $(date +%s) - start )) s)"
+      else
+        echo "FAIL $program --buffer $buffer: $rows sizes instead of 24 (0 B .. 4 MiB)"
+        cat "$out"
+        failed=1
+      fi
+    else
+      echo "FAIL $program --buffer $buffer: exit status $?"
+      cat "$out"
+      failed=1
+    fi
+    rm -f "$out"
+  done
+done
+exit $failed
