@@ -29,6 +29,21 @@ public final class CartComm extends Intracomm {
         return c;
     }
 
+    /** MPI_Comm_idup: the new communicator is ready at return; its getRequest() is complete. */
+    @Override
+    public CartComm iDup() throws MPIException {
+        CartComm c = dup();
+        c.request = Request.completed(this, "MPI_Comm_idup");
+        return c;
+    }
+
+    @Override
+    public CartComm dupWithInfo(Info info) throws MPIException {
+        CartComm c = dup();
+        c.setInfo(info);
+        return c;
+    }
+
     /** MPI_Cart_get: extents, periodicity and this rank's coordinates. */
     public CartParms getTopo() throws MPIException {
         MPI.check();

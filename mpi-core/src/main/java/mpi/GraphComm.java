@@ -42,6 +42,21 @@ public final class GraphComm extends Intracomm {
         return c;
     }
 
+    /** MPI_Comm_idup: the new communicator is ready at return; its getRequest() is complete. */
+    @Override
+    public GraphComm iDup() throws MPIException {
+        GraphComm c = dup();
+        c.request = Request.completed(this, "MPI_Comm_idup");
+        return c;
+    }
+
+    @Override
+    public GraphComm dupWithInfo(Info info) throws MPIException {
+        GraphComm c = dup();
+        c.setInfo(info);
+        return c;
+    }
+
     /** MPI_Graph_get: the index and edges arrays. */
     public GraphParms getDims() throws MPIException {
         requireGraph("MPI_Graph_get");

@@ -161,8 +161,17 @@ public final class TopologyProgram {
         cart.sendRecv(new int[] {rank}, 1, MPI.INT, down.getRankDest(), TAG, got, 1, MPI.INT,
                 down.getRankSource(), TAG);
         c.equal("shift traffic", expectSource, got[0]);
-        exchangeWithNeighbours("cart neighbours", cart, cartNeighbours(cart, dims, me),
-                cartNeighbours(cart, dims, me));
+        int[] neighbours = cartNeighbours(cart, dims, me);
+        exchangeWithNeighbours("cart neighbours", cart, neighbours, neighbours);
+        // the neighbourhood collectives take the same order: per dimension, -1 then +1
+        int[] gathered = {-7, -7, -7, -7};
+        cart.neighborAllGather(new int[] {rank}, 1, MPI.INT, gathered, 1, MPI.INT);
+        int[] expectGathered = neighbours.clone();
+        for (int i = 0; i < 4; i++) {
+            expectGathered[i] = neighbours[i] == MPI.PROC_NULL ? -7 : neighbours[i];
+        }
+        c.equal("neighborAllGather in cart order", Arrays.toString(expectGathered),
+                Arrays.toString(gathered));
 
         CartComm rows = cart.sub(new boolean[] {false, true});
         c.equal("row sub size", dims[1], rows.getSize());
@@ -335,6 +344,14 @@ public final class TopologyProgram {
             ok &= bufs[i].get(0) == n.getSourceWeight(i);
         }
         c.check("dist graph traffic along every edge", ok, "weights differ");
+        int[] fromSources = new int[n.getInDegree()];
+        d.neighborAllGather(new int[] {rank}, 1, MPI.INT, fromSources, 1, MPI.INT);
+        int[] expectSources = new int[n.getInDegree()];
+        for (int i = 0; i < expectSources.length; i++) {
+            expectSources[i] = n.getSource(i);
+        }
+        c.equal("neighborAllGather in dist-graph source order", Arrays.toString(expectSources),
+                Arrays.toString(fromSources));
         c.expectError("graph neighbours of a dist graph", MPI.ERR_TOPOLOGY, "MPI_Graph_get",
                 d::getDims);
         c.equal("dist graph dup keeps the topology", MPI.DIST_GRAPH, d.dup().getTopology());
