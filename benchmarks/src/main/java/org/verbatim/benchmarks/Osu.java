@@ -32,7 +32,8 @@ final class Osu {
     static void header(String title, OsuOptions o, String column) {
         System.out.println("# " + title);
         System.out.println("# bindings: " + bindings() + ", buffers: " + (o.direct ? "direct" : "array")
-                + ", java " + System.getProperty("java.version"));
+                + ", java " + System.getProperty("java.version")
+                + (o.batches > 1 ? ", best of " + o.batches + " batches" : ""));
         System.out.printf("%-10s%20s%n", "# Size", column);
         System.out.flush();
     }

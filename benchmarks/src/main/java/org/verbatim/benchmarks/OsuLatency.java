@@ -25,22 +25,25 @@ public final class OsuLatency {
             Osu.header("OSU-style MPI Latency Test (Verbatim benchmarks)", o, "Latency (us)");
         }
         for (int size : Osu.sizes(o)) {
-            int iterations = o.iterations(size);
-            int warmup = o.warmup(size);
+            int perBatch = o.perBatch(size);
             comm.barrier();
-            double start = 0;
             if (rank == 0) {
-                for (int i = 0; i < warmup + iterations; i++) {
-                    if (i == warmup) {
-                        start = MPI.wtime();
-                    }
+                for (int i = 0; i < o.warmup(size); i++) {
                     b.send(comm, size, 1, TAG);
                     b.recv(comm, size, 1, TAG);
                 }
-                double elapsed = MPI.wtime() - start;
-                Osu.row(size, elapsed * 1e6 / (2.0 * iterations));
+                double best = Double.MAX_VALUE;
+                for (int batch = 0; batch < o.batches; batch++) {
+                    double start = MPI.wtime();
+                    for (int i = 0; i < perBatch; i++) {
+                        b.send(comm, size, 1, TAG);
+                        b.recv(comm, size, 1, TAG);
+                    }
+                    best = Math.min(best, MPI.wtime() - start);
+                }
+                Osu.row(size, best * 1e6 / (2.0 * perBatch));
             } else {
-                for (int i = 0; i < warmup + iterations; i++) {
+                for (int i = 0; i < o.warmup(size) + o.batches * perBatch; i++) {
                     b.recv(comm, size, 0, TAG);
                     b.send(comm, size, 0, TAG);
                 }

@@ -20,6 +20,7 @@ final class OsuOptions {
     int iterationsLarge;
     int warmupLarge;
     int window = 64;
+    int batches = 1;
 
     private OsuOptions(Kind kind) {
         if (kind == Kind.LATENCY) {
@@ -41,6 +42,11 @@ final class OsuOptions {
 
     int warmup(int size) {
         return size > LARGE_MESSAGE ? warmupLarge : warmup;
+    }
+
+    /** Timed iterations per batch: the timed iterations split into {@link #batches} parts. */
+    int perBatch(int size) {
+        return Math.max(1, iterations(size) / batches);
     }
 
     /** Parses {@code args}; prints usage and returns null on -h or a bad option. */
@@ -74,6 +80,7 @@ final class OsuOptions {
                     case "--iterations-large" -> o.iterationsLarge = Integer.parseInt(args[++i]);
                     case "--warmup-large" -> o.warmupLarge = Integer.parseInt(args[++i]);
                     case "--window", "-W" -> o.window = Integer.parseInt(args[++i]);
+                    case "--batches" -> o.batches = Integer.parseInt(args[++i]);
                     case "--quick" -> {
                         o.iterations = o.iterationsLarge = 5;
                         o.warmup = o.warmupLarge = 1;
@@ -86,7 +93,7 @@ final class OsuOptions {
                 }
             }
             if (o.minSize < 0 || o.maxSize < o.minSize || o.iterations < 1 || o.iterationsLarge < 1
-                    || o.warmup < 0 || o.warmupLarge < 0 || o.window < 1) {
+                    || o.warmup < 0 || o.warmupLarge < 0 || o.window < 1 || o.batches < 1) {
                 throw new IllegalArgumentException("sizes, iterations or window out of range");
             }
         } catch (ArrayIndexOutOfBoundsException e) {
@@ -128,6 +135,9 @@ final class OsuOptions {
                 + d.iterationsLarge + ", " + d.warmupLarge + ")\n"
                 + (kind == Kind.BANDWIDTH
                         ? "  --window N              nonblocking sends per iteration (default 64)\n" : "")
+                + "  --batches N             time the iterations in N batches and report the best\n"
+                + "                          batch (robust on a busy machine); default 1 = the\n"
+                + "                          OSU average over all timed iterations\n"
                 + "  --quick                 5 timed, 1 warm-up iteration everywhere (CI)");
     }
 }
