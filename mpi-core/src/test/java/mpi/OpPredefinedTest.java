@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * check and apply. No MPI.Init needed.
  */
 class OpPredefinedTest {
-    private static final int COUNT = 1000;
+    /** More than one staging chunk of 1024 values (Staging.CHUNK), and not a multiple of it. */
+    private static final int COUNT = 2500;
 
     record Case(String opName, Op op, String typeName, Datatype type) {
         @Override
@@ -102,6 +103,20 @@ class OpPredefinedTest {
             c.op.apply(MemorySegment.ofArray(in), MemorySegment.ofArray(got), COUNT, c.type);
             assertArrayEquals(expected, got, c + " (heap) round " + round);
 
+            // heap segments over arrays of the base type (used in place), inout typed and in bytes
+            MemorySegment typedIo = typed(c.type, got.length), typedIn = typed(c.type, in.length);
+            if (typedIo != null) {
+                MemorySegment.copy(MemorySegment.ofArray(io), 0, typedIo, 0, io.length);
+                MemorySegment.copy(MemorySegment.ofArray(in), 0, typedIn, 0, in.length);
+                c.op.apply(typedIn, typedIo, COUNT, c.type);
+                assertArrayEquals(expected, typedIo.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                        c + " (typed arrays) round " + round);
+                MemorySegment.copy(MemorySegment.ofArray(io), 0, typedIo, 0, io.length);
+                c.op.apply(MemorySegment.ofArray(in), typedIo, COUNT, c.type);
+                assertArrayEquals(expected, typedIo.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                        c + " (typed inout, byte[] in) round " + round);
+            }
+
             // native segments at odd byte offsets, through the offset form
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment nin = arena.allocate(in.length + 3);
@@ -114,6 +129,19 @@ class OpPredefinedTest {
                 assertArrayEquals(expected, gotNative, c + " (native, offset) round " + round);
             }
         }
+    }
+
+    /** A heap segment over an array of the type's base type, or null for byte-based types. */
+    static MemorySegment typed(Datatype t, int bytes) {
+        return switch (t.base) {
+            case CHAR -> MemorySegment.ofArray(new char[bytes / 2]);
+            case SHORT -> MemorySegment.ofArray(new short[bytes / 2]);
+            case INT -> MemorySegment.ofArray(new int[bytes / 4]);
+            case LONG -> MemorySegment.ofArray(new long[bytes / 8]);
+            case FLOAT -> MemorySegment.ofArray(new float[bytes / 4]);
+            case DOUBLE -> MemorySegment.ofArray(new double[bytes / 8]);
+            default -> null;
+        };
     }
 
     static ByteBuffer wrap(byte[] a) {

@@ -1,8 +1,5 @@
 package org.verbatim.runtime.op;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-
 /**
  * Complex kernels for C {@code float _Complex} and {@code double _Complex} (real part first).
  * SUM adds the parts. PROD is the C99 Annex G product that C compilers emit for {@code *=}
@@ -11,50 +8,43 @@ import java.lang.foreign.ValueLayout;
  * one stays infinite.
  */
 final class ComplexKernels {
-    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
-    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-
     private ComplexKernels() {
     }
 
-    static void complex64(OpCode op, MemorySegment in, long inOff, MemorySegment io, long ioOff,
-                          long count) {
+    /** {@code n} is the number of float values (2 per complex number, so even). */
+    static void complex64(OpCode op, float[] xs, int xo, float[] ys, int yo, int n) {
         switch (op) {
-            case SUM -> FloatKernels.float32(OpCode.SUM, in, inOff, io, ioOff, 2 * count);
+            case SUM -> FloatKernels.float32(OpCode.SUM, xs, xo, ys, yo, n);
             case PROD -> {
-                final long end = count * 8;
-                for (long i = 0; i < end; i += 8) {
-                    float a = io.get(F32, ioOff + i), b = io.get(F32, ioOff + i + 4);
-                    float c = in.get(F32, inOff + i), d = in.get(F32, inOff + i + 4);
+                for (int i = 0; i < n; i += 2) {
+                    float a = xs[xo + i], b = xs[xo + i + 1], c = ys[yo + i], d = ys[yo + i + 1];
                     float x = a * c - b * d, y = a * d + b * c;
                     if (x != x && y != y) {
                         x = recover(a, b, c, d, false);
                         y = recover(a, b, c, d, true);
                     }
-                    io.set(F32, ioOff + i, x);
-                    io.set(F32, ioOff + i + 4, y);
+                    xs[xo + i] = x;
+                    xs[xo + i + 1] = y;
                 }
             }
             default -> throw new AssertionError(op);
         }
     }
 
-    static void complex128(OpCode op, MemorySegment in, long inOff, MemorySegment io, long ioOff,
-                           long count) {
+    /** {@code n} is the number of double values (2 per complex number, so even). */
+    static void complex128(OpCode op, double[] xs, int xo, double[] ys, int yo, int n) {
         switch (op) {
-            case SUM -> FloatKernels.float64(OpCode.SUM, in, inOff, io, ioOff, 2 * count);
+            case SUM -> FloatKernels.float64(OpCode.SUM, xs, xo, ys, yo, n);
             case PROD -> {
-                final long end = count * 16;
-                for (long i = 0; i < end; i += 16) {
-                    double a = io.get(F64, ioOff + i), b = io.get(F64, ioOff + i + 8);
-                    double c = in.get(F64, inOff + i), d = in.get(F64, inOff + i + 8);
+                for (int i = 0; i < n; i += 2) {
+                    double a = xs[xo + i], b = xs[xo + i + 1], c = ys[yo + i], d = ys[yo + i + 1];
                     double x = a * c - b * d, y = a * d + b * c;
                     if (x != x && y != y) {
                         x = recover(a, b, c, d, false);
                         y = recover(a, b, c, d, true);
                     }
-                    io.set(F64, ioOff + i, x);
-                    io.set(F64, ioOff + i + 8, y);
+                    xs[xo + i] = x;
+                    xs[xo + i + 1] = y;
                 }
             }
             default -> throw new AssertionError(op);

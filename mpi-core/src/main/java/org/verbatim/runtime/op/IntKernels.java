@@ -1,153 +1,179 @@
 package org.verbatim.runtime.op;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-
 /**
- * 32- and 64-bit integer kernels, one loop per operation so that each loop body is a single
- * branch-free expression the JIT can unroll (and vectorize where it can). {@code x} is the inout
- * element, {@code y} the in element, as in Open MPI's {@code *out = op(*out, *in)}.
+ * Integer kernels over Java arrays: {@code xs} (inout) and {@code ys} (in) from their offsets,
+ * {@code n} values. One loop per operation, each a single expression over two arrays, so the JIT
+ * unrolls and vectorizes them. The 8- and 16-bit kinds use byte[] (uint8: compared unsigned),
+ * char[] (uint16) and short[] (int16), with C's wrap-around on narrowing.
  */
 final class IntKernels {
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED;
-    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
-
     private IntKernels() {
     }
 
-    static void int32(OpCode op, MemorySegment in, long inOff, MemorySegment io, long ioOff,
-                      long count) {
-        final long end = count * 4;
+    static void int32(OpCode op, int[] xs, int xo, int[] ys, int yo, int n) {
         switch (op) {
             case MAX -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, x > y ? x : y);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x > y ? x : y;
                 }
             }
             case MIN -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, x < y ? x : y);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x < y ? x : y;
                 }
             }
             case SUM -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, x + y);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x + y;
                 }
             }
             case PROD -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, x * y);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x * y;
                 }
             }
             case LAND -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, (x != 0 && y != 0) ? 1 : 0);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = (x != 0 && y != 0) ? 1 : 0;
                 }
             }
             case LOR -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, (x != 0 || y != 0) ? 1 : 0);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = (x != 0 || y != 0) ? 1 : 0;
                 }
             }
             case LXOR -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, ((x != 0) != (y != 0)) ? 1 : 0);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = ((x != 0) != (y != 0)) ? 1 : 0;
                 }
             }
             case BAND -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, x & y);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x & y;
                 }
             }
             case BOR -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, x | y);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x | y;
                 }
             }
             case BXOR -> {
-                for (long i = 0; i < end; i += 4) {
-                    int x = io.get(I32, ioOff + i), y = in.get(I32, inOff + i);
-                    io.set(I32, ioOff + i, x ^ y);
+                for (int i = 0; i < n; i++) {
+                    int x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x ^ y;
                 }
             }
             default -> throw new AssertionError(op);
         }
     }
 
-    static void int64(OpCode op, MemorySegment in, long inOff, MemorySegment io, long ioOff,
-                      long count) {
-        final long end = count * 8;
+    static void int64(OpCode op, long[] xs, int xo, long[] ys, int yo, int n) {
         switch (op) {
             case MAX -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, x > y ? x : y);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x > y ? x : y;
                 }
             }
             case MIN -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, x < y ? x : y);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x < y ? x : y;
                 }
             }
             case SUM -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, x + y);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x + y;
                 }
             }
             case PROD -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, x * y);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x * y;
                 }
             }
             case LAND -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, (x != 0 && y != 0) ? 1 : 0);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = (x != 0 && y != 0) ? 1 : 0;
                 }
             }
             case LOR -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, (x != 0 || y != 0) ? 1 : 0);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = (x != 0 || y != 0) ? 1 : 0;
                 }
             }
             case LXOR -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, ((x != 0) != (y != 0)) ? 1 : 0);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = ((x != 0) != (y != 0)) ? 1 : 0;
                 }
             }
             case BAND -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, x & y);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x & y;
                 }
             }
             case BOR -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, x | y);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x | y;
                 }
             }
             case BXOR -> {
-                for (long i = 0; i < end; i += 8) {
-                    long x = io.get(I64, ioOff + i), y = in.get(I64, inOff + i);
-                    io.set(I64, ioOff + i, x ^ y);
+                for (int i = 0; i < n; i++) {
+                    long x = xs[xo + i], y = ys[yo + i];
+                    xs[xo + i] = x ^ y;
                 }
             }
             default -> throw new AssertionError(op);
         }
+    }
+
+    static void uint8(OpCode op, byte[] xs, int xo, byte[] ys, int yo, int n) {
+        for (int i = 0; i < n; i++) {
+            xs[xo + i] = (byte) combine(op, xs[xo + i] & 0xff, ys[yo + i] & 0xff);
+        }
+    }
+
+    static void uint16(OpCode op, char[] xs, int xo, char[] ys, int yo, int n) {
+        for (int i = 0; i < n; i++) {
+            xs[xo + i] = (char) combine(op, xs[xo + i], ys[yo + i]);
+        }
+    }
+
+    static void int16(OpCode op, short[] xs, int xo, short[] ys, int yo, int n) {
+        for (int i = 0; i < n; i++) {
+            xs[xo + i] = (short) combine(op, xs[xo + i], ys[yo + i]);
+        }
+    }
+
+    /** {@code x op y} for widened 8/16-bit values; x is the inout element. */
+    private static int combine(OpCode op, int x, int y) {
+        return switch (op) {
+            case MAX -> x > y ? x : y;
+            case MIN -> x < y ? x : y;
+            case SUM -> x + y;
+            case PROD -> x * y;
+            case LAND -> (x != 0 && y != 0) ? 1 : 0;
+            case LOR -> (x != 0 || y != 0) ? 1 : 0;
+            case LXOR -> ((x != 0) != (y != 0)) ? 1 : 0;
+            case BAND -> x & y;
+            case BOR -> x | y;
+            case BXOR -> x ^ y;
+            default -> throw new AssertionError(op);
+        };
     }
 }

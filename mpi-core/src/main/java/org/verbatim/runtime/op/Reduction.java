@@ -21,8 +21,9 @@ import java.util.Objects;
  * strictly greater (smaller); on equal values the smaller index is kept. NaN values never
  * replace and never compare equal.</li>
  * </ul>
- * The loops allocate nothing and read and write in native byte order through unaligned layouts,
- * so heap segments of any array type and native segments both work.
+ * The kernels are loops over Java arrays, run in place on heap segments of the matching array
+ * type and through per-thread staging arrays for everything else ({@link Staging}); they
+ * allocate nothing after a thread's first call, and read and write in native byte order.
  */
 public final class Reduction {
     private Reduction() {
@@ -52,15 +53,17 @@ public final class Reduction {
             return;
         }
         switch (kind) {
-            case UINT8 -> NarrowKernels.uint8(op, in, inOffset, inout, inoutOffset, count);
-            case UINT16 -> NarrowKernels.uint16(op, in, inOffset, inout, inoutOffset, count);
-            case INT16 -> NarrowKernels.int16(op, in, inOffset, inout, inoutOffset, count);
-            case INT32 -> IntKernels.int32(op, in, inOffset, inout, inoutOffset, count);
-            case INT64 -> IntKernels.int64(op, in, inOffset, inout, inoutOffset, count);
-            case FLOAT32 -> FloatKernels.float32(op, in, inOffset, inout, inoutOffset, count);
-            case FLOAT64 -> FloatKernels.float64(op, in, inOffset, inout, inoutOffset, count);
-            case COMPLEX64 -> ComplexKernels.complex64(op, in, inOffset, inout, inoutOffset, count);
-            case COMPLEX128 -> ComplexKernels.complex128(op, in, inOffset, inout, inoutOffset, count);
+            case UINT8 -> Staging.ofBytes(op, in, inOffset, inout, inoutOffset, count);
+            case UINT16 -> Staging.ofChars(op, in, inOffset, inout, inoutOffset, count);
+            case INT16 -> Staging.ofShorts(op, in, inOffset, inout, inoutOffset, count);
+            case INT32 -> Staging.ofInts(op, in, inOffset, inout, inoutOffset, count);
+            case INT64 -> Staging.ofLongs(op, in, inOffset, inout, inoutOffset, count);
+            case FLOAT32 -> Staging.ofFloats(op, false, in, inOffset, inout, inoutOffset, count);
+            case FLOAT64 -> Staging.ofDoubles(op, false, in, inOffset, inout, inoutOffset, count);
+            case COMPLEX64 -> Staging.ofFloats(op, true, in, inOffset, inout, inoutOffset,
+                    2 * count);
+            case COMPLEX128 -> Staging.ofDoubles(op, true, in, inOffset, inout, inoutOffset,
+                    2 * count);
             case INT_INT, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT ->
                     LocKernels.reduce(op == OpCode.MAXLOC, kind, in, inOffset, inout, inoutOffset,
                             count);
