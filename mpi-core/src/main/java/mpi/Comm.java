@@ -536,6 +536,9 @@ public class Comm implements Freeable, Cloneable {
                     mode == Mode.BUFFERED ? Mode.STANDARD : mode);
             if (release != null) {
                 op.whenDone(release);
+                // MPI_Bsend is local: the data now lives in the attached buffer, so the call (and
+                // an ibSend request) completes without waiting for the receiver to match it.
+                return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
             }
             return op;
         } catch (MpiError e) {
