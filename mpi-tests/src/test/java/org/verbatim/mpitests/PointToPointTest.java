@@ -1,30 +1,78 @@
 package org.verbatim.mpitests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * {@link PointToPointProgram} on 2, 3 and 4 ranks (4 is more ranks than the cores CI gives us),
- * with the default eager limit and with a configured one below the shm transport's cap.
+ * with the default eager limit, with a configured one below the shm transport's cap, with the
+ * shared-buffer fallback instead of cross-memory attach, and as a singleton without a launcher.
+ * The protocol selection printed by verbatim.core.proto-info pins the eager limit the program's
+ * boundary sizes (limit - 1, limit, limit + 1) are computed from.
  */
 @Timeout(150)
 class PointToPointTest {
+    private static final String PROTO_INFO = "VERBATIM_CORE_PROTO_INFO=true";
+
     @Test
     void twoRanksWithSixtyFourMegabyteMessages() throws Exception {
-        MpiJob.run(2, 120, List.of(), "640m", PointToPointProgram.class, "2", "16384", "big")
-                .assertAllPassed(2, 300);
+        MpiJob job = MpiJob.run(2, 120, List.of(PROTO_INFO), "640m", PointToPointProgram.class,
+                "2", "16384", "big").assertAllPassed(2, 300);
+        assertTrue(job.err().contains("rank 0 -> rank 1: transport shm, eager <= 16352 B, "
+                + "rendezvous RGET"), job::report);
     }
 
     @Test
     void threeRanksWithAConfiguredEagerLimit() throws Exception {
-        MpiJob.run(3, 120, List.of("VERBATIM_CORE_EAGER_LIMIT=4096"), "256m",
-                PointToPointProgram.class, "3", "4096").assertAllPassed(3, 300);
+        MpiJob job = MpiJob.run(3, 120, List.of("VERBATIM_CORE_EAGER_LIMIT=4096", PROTO_INFO),
+                "256m", PointToPointProgram.class, "3", "4096").assertAllPassed(3, 300);
+        assertTrue(job.err().contains("rank 2 -> rank 0: transport shm, eager <= 4096 B"),
+                job::report);
     }
 
     @Test
     void fourRanks() throws Exception {
         MpiJob.run(4, 120, List.of(), "256m", PointToPointProgram.class, "4", "16384")
                 .assertAllPassed(4, 300);
+    }
+
+    /** Without cross-memory attach, large messages go through the shared-buffer fallback. */
+    @Test
+    void twoRanksWithoutCrossMemoryAttach() throws Exception {
+        MpiJob job = MpiJob.run(2, 120, List.of("VERBATIM_SHM_CMA=false", PROTO_INFO), "256m",
+                PointToPointProgram.class, "2", "16384").assertAllPassed(2, 300);
+        assertTrue(job.err().contains("rendezvous RGET (emulated read)"), job::report);
+    }
+
+    /** MPI.Init with no launcher: a singleton whose every message goes to itself. */
+    @Test
+    void singletonWithoutALauncher() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(System.getProperty("java.home") + "/bin/java",
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                PointToPointProgram.class.getName(), "1", "16384");
+        pb.environment().keySet().removeIf(k -> k.startsWith("PMI_") || k.startsWith("VERBATIM_"));
+        java.nio.file.Path log = java.nio.file.Files.createTempFile("singleton", ".out");
+        pb.redirectErrorStream(true).redirectOutput(log.toFile());
+        Process p = pb.start();
+        boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+        String stacks = "";
+        if (!ended) {
+            Process js = new ProcessBuilder(System.getProperty("java.home") + "/bin/jstack",
+                    Long.toString(p.pid())).redirectErrorStream(true).start();
+            stacks = new String(js.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.destroyForcibly().waitFor();
+        }
+        String text = java.nio.file.Files.readString(log) + stacks;
+        java.nio.file.Files.delete(log);
+        assertTrue(ended, () -> "singleton did not finish in 60 s\n" + text);
+        assertEquals(0, p.exitValue(), text);
+        assertTrue(text.contains("SUMMARY rank 0 passed=") && !text.contains("FAIL rank"), text);
     }
 }
