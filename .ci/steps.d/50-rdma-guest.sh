@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# budget-minutes: 35
+# CI step: the RDMA test bed (docs/rdma-guest.md). Prepares the QEMU guest from Debian packages
+# (idempotent: the cache in scripts/rdma-guest/cache/ is reused when present), then runs inside
+# one guest: ibv_devices (must list rxe0 and siw0), the verbs-binding availability probe (must
+# report both), the perftest baseline, and the Maven tests tagged "rdma" (profile rdma); then a
+# two-guest smoke test (rxe and siw across the QEMU socket network). Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd -P)
+
+if [ "${1:-}" = --in-guest ]; then
+  # ---- inside the guest (started below through scripts/rdma-guest/run) ----
+  passed=0 failed=0
+  check() { # $1 = name, then the command; prints its output and a verdict line
+    local name=$1 t0=$SECONDS rc
+    shift
+    echo "--- [$name]"
+    "$@"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
+      passed=$((passed + 1)); echo "--- [$name] ok ($((SECONDS - t0)) s)"
+    else
+      failed=$((failed + 1)); echo "--- [$name] FAILED, status $rc ($((SECONDS - t0)) s)"
+    fi
+  }
+  devices() {
+    local out
+    out=$(ibv_devices) || return 1
+    echo "$out"
+    grep -qw rxe0 <<< "$out" && grep -qw siw0 <<< "$out"
+  }
+  probe() {
+    local jdk slf out
+    jdk=$(bin/jdk-home) || return 1
+    slf=$(sed -n 's:.*<slf4j.version>\(.*\)</slf4j.version>.*:\1:p' pom.xml | head -n 1)
+    out=$(timeout 300 "$jdk/bin/java" --enable-native-access=ALL-UNNAMED \
+      -cp "verbs-binding/target/classes:$HOME/.m2/repository/org/slf4j/slf4j-api/$slf/slf4j-api-$slf.jar" \
+      org.verbatim.verbs.VerbsAvailability 2>&1)
+    echo "$out"
+    grep -q '^devices:.*rxe0' <<< "$out" && grep -q '^devices:.*siw0' <<< "$out"
+  }
+  rdma_tests() {
+    timeout 1200 ./mvnw -o -q -B -Prdma verify -Dsurefire.failIfNoSpecifiedTests=false \
+      -DfailIfNoTests=false
+  }
+  check ibv_devices devices
+  if [ -f verbs-binding/src/main/java/org/verbatim/verbs/VerbsAvailability.java ]; then
+    check verbs-availability probe
+  else
+    echo "--- [verbs-availability] skipped: verbs-binding has no VerbsAvailability yet"
+  fi
+  check perftest-baseline env PERFTEST_LAT_ITERS=300 PERFTEST_BW_ITERS=200 \
+    scripts/rdma-guest/perftest-baseline
+  check mvn-rdma-tests rdma_tests
+  echo "$passed $failed" > "$2"
+  [ "$failed" -eq 0 ]
+  exit
+fi
+
+if [ "${1:-}" = --in-guest-pair ]; then
+  # ---- in each of two guests: guest 0 serves, guest 1 connects across the socket network ----
+  rc=0
+  for dev in rxe0 siw0; do
+    if [ "$dev" = rxe0 ]; then conn=(-x 1) peer=$RDMA_GUEST_PEER_RXE_IP; else conn=(-R) peer=$RDMA_GUEST_PEER_SIW_IP; fi
+    if [ "$RDMA_GUEST_INDEX" -eq 0 ]; then
+      timeout 120 ib_send_lat -d "$dev" "${conn[@]}" -n 100 -F -p 18600 > /dev/null 2>&1 || rc=1
+    else
+      ok=0
+      for _ in $(seq 30); do
+        if out=$(timeout 120 ib_send_lat -d "$dev" "${conn[@]}" -n 100 -F -p 18600 "$peer" 2>&1); then
+          ok=1; break
+        fi
+        sleep 1
+      done
+      if [ "$ok" -eq 1 ]; then
+        echo "$dev across guests: $(awk '/#bytes/ { h = 1; next } h && $1 ~ /^[0-9]+$/ { print "2 B typical " $5 " us"; exit }' <<< "$out")"
+      else
+        echo "$dev across guests FAILED:"; echo "$out" | tail -n 5; rc=1
+      fi
+    fi
+  done
+  exit $rc
+fi
+
+# ---- on the CI host ----
+run=scripts/rdma-guest/run
+passed=0 failed=0
+t=$SECONDS
+echo "--- [prepare] packages, kernel, siw, initramfs"
+if $run --prepare -v; then
+  echo "--- [prepare] ok ($((SECONDS - t)) s)"
+else
+  echo "--- [prepare] FAILED ($((SECONDS - t)) s)"
+  echo "rdma-guest: 0 passed, 1 failed"
+  exit 1
+fi
+
+# The probe needs verbs-binding compiled (the README build did it; compile if it is missing).
+if [ -d verbs-binding ] && [ ! -f verbs-binding/target/classes/org/verbatim/verbs/VerbsAvailability.class ] \
+   && [ -f verbs-binding/src/main/java/org/verbatim/verbs/VerbsAvailability.java ]; then
+  ./mvnw -q -B -pl verbs-binding -am -DskipTests compile || true
+fi
+
+result=$(mktemp /tmp/rdma-guest-ci.XXXXXX)
+t=$SECONDS
+$run -v --timeout 1500 -- bash "$root/.ci/steps.d/50-rdma-guest.sh" --in-guest "$result"
+rc=$?
+echo "--- one-guest run: status $rc ($((SECONDS - t)) s)"
+if read -r p f < "$result" 2>/dev/null && [ -n "${p:-}" ]; then
+  passed=$((passed + p)) failed=$((failed + f))
+else
+  failed=$((failed + 1))
+fi
+rm -f "$result"
+
+t=$SECONDS
+echo "--- [two-guests] rxe and siw across two QEMU guests"
+if $run -v --hosts 2 --timeout 400 -- bash "$root/.ci/steps.d/50-rdma-guest.sh" --in-guest-pair; then
+  passed=$((passed + 1)); echo "--- [two-guests] ok ($((SECONDS - t)) s)"
+else
+  failed=$((failed + 1)); echo "--- [two-guests] FAILED ($((SECONDS - t)) s)"
+fi
+
+echo "rdma-guest: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
