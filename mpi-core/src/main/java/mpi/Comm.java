@@ -139,10 +139,22 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** Segments of recently used buffers (not for boolean[], which is converted each time). */
+    private final SegmentCache segments = new SegmentCache();
+
     private MemorySegment sendSegment(String call, Object buf, int count, Datatype type)
             throws MPIException {
+        long bytes = (long) count * type.byteSize;
+        MemorySegment cached = segments.find(buf, bytes, type.base);
+        if (cached != null) {
+            return cached;
+        }
         try {
-            return Buffers.forSend(buf, count, type);
+            MemorySegment seg = Buffers.forSend(buf, count, type);
+            if (!(buf instanceof boolean[])) {
+                segments.remember(buf, bytes, type.base, seg);
+            }
+            return seg;
         } catch (MPIException e) {
             throw raise(call, e.getErrorClass(), e.getMessage());
         }
@@ -150,8 +162,17 @@ public class Comm implements Freeable, Cloneable {
 
     private MemorySegment recvSegment(String call, Object buf, int count, Datatype type)
             throws MPIException {
+        long bytes = (long) count * type.byteSize;
+        MemorySegment cached = segments.find(buf, bytes, type.base);
+        if (cached != null && !(buf instanceof java.nio.Buffer b && b.isReadOnly())) {
+            return cached;
+        }
         try {
-            return Buffers.forReceive(buf, count, type);
+            MemorySegment seg = Buffers.forReceive(buf, count, type);
+            if (!(buf instanceof boolean[])) {
+                segments.remember(buf, bytes, type.base, seg);
+            }
+            return seg;
         } catch (MPIException e) {
             throw raise(call, e.getErrorClass(), e.getMessage());
         }
@@ -493,6 +514,20 @@ public class Comm implements Freeable, Cloneable {
 
     private void blockingSend(String call, Object buf, int count, Datatype type, int dest,
                               int tag, Mode mode) throws MPIException {
+        // Fast path when every argument is valid (anything else takes the checked path below).
+        if (MPI.initialized() && process != null && !freed
+                && (mode == Mode.STANDARD || mode == Mode.READY) && dest >= 0
+                && dest < remote.length && count >= 0 && type != null && type.usable()
+                && tag >= 0 && tag <= MPI.TAG_UB_VALUE) {
+            MemorySegment seg = sendSegment(call, buf, count, type);
+            try {
+                if (engine().sendNow(context, rank, remote[dest], tag, seg)) {
+                    return; // eager and taken at once: no request needed
+                }
+            } catch (MpiError e) {
+                throw raise(call, e);
+            }
+        }
         RequestState op = startSend(call, buf, count, type, dest, tag, mode);
         if (op.isComplete()) {
             return;
@@ -553,9 +588,29 @@ public class Comm implements Freeable, Cloneable {
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
-        Request r = new Request(startRecv("MPI_Recv", buf, count, type, source, tag), this,
-                "MPI_Recv");
-        return r.waitStatus();
+        String call = "MPI_Recv";
+        MPI.check();
+        checkUsable(call);
+        checkCountType(call, count, type);
+        checkSource(call, source);
+        checkRecvTag(call, tag);
+        MemorySegment seg = recvSegment(call, buf, count, type);
+        if (source == MPI.PROC_NULL) {
+            return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
+        }
+        RecvOp op;
+        try {
+            op = engine().receiveBlocking(context, source, tag, seg, buf,
+                    Buffers.booleanCopyBack(buf, seg));
+            engine().await(op);
+        } catch (MpiError e) {
+            throw raise(call, e);
+        }
+        Status s = new Status(op.source(), op.tag(), op.error(), op.bytes(), op.cancelled());
+        if (op.error() != 0) {
+            throw raise(call, op.error(), Request.describeError(op));
+        }
+        return s;
     }
 
     final RequestState startRecv(String call, Object buf, int count, Datatype type, int source,

@@ -47,6 +47,11 @@ public final class Datatype implements Freeable, Cloneable {
         this.attributes = other.attributes.copyForDup(false);
     }
 
+    /** True if the type can be used for communication (the fast-path form of check()). */
+    boolean usable() {
+        return !nullType && !freed && committed;
+    }
+
     /** Throws unless the type can be used for communication. */
     void check() throws MPIException {
         if (nullType || freed) {

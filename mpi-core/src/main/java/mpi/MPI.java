@@ -120,7 +120,6 @@ public final class MPI {
         LONG_INT = new Datatype("MPI_LONG_INT", BaseType.BYTE, 16, false);
         FLOAT_INT = new Datatype("MPI_FLOAT_INT", BaseType.BYTE, 8, false);
         DOUBLE_INT = new Datatype("MPI_DOUBLE_INT", BaseType.BYTE, 16, false);
-
         int2 = new Int2();
         shortInt = new ShortInt();
         longInt = new LongInt();
@@ -182,6 +181,11 @@ public final class MPI {
     static MpiProcess process() throws MPIException {
         check();
         return process;
+    }
+
+    /** True between Init and Finalize. */
+    static boolean initialized() {
+        return process != null;
     }
 
     /** Throws unless MPI is initialised and not finalised. */

@@ -28,7 +28,7 @@ public final class Prequest extends Request {
         if (isNull()) {
             throw MPIException.of(ErrorClass.ERR_REQUEST, "MPI_Start: the request has been freed");
         }
-        if (impl != null && !impl.isComplete()) {
+        if (impl != null) { // started and not yet completed by a wait or test
             throw comm.raise("MPI_Start", new org.verbatim.runtime.MpiError(ErrorClass.ERR_REQUEST,
                     "the persistent request is still active"));
         }

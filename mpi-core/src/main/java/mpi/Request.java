@@ -72,7 +72,7 @@ public class Request implements Freeable {
         return s;
     }
 
-    private static String describeError(RequestState r) {
+    static String describeError(RequestState r) {
         if (r.error() == org.verbatim.runtime.ErrorClass.ERR_TRUNCATE) {
             return "message truncated: the message from rank " + r.source() + " (tag " + r.tag()
                     + ") is longer than the receive buffer (" + r.bytes() + " bytes received)";

@@ -38,6 +38,8 @@ public final class Engine implements CompletionHandler {
     private final IdleStrategy idle;
     private final Profiler profiler;
     private final boolean protoInfo;
+    private final boolean multiThreaded;
+    private final RecvOp scratchReceive = new RecvOp(0, 0, 0, null, null);
     /** Receives with a rendezvous read that the transport refused for now. */
     private RecvOp[] readRetry = new RecvOp[8];
     private int readRetryCount;
@@ -54,6 +56,7 @@ public final class Engine implements CompletionHandler {
         this.idle = idle;
         this.profiler = profiler;
         this.protoInfo = protoInfo;
+        this.multiThreaded = threadLevel >= 3;
     }
 
     /**
@@ -144,6 +147,34 @@ public final class Engine implements CompletionHandler {
                 p.enqueue(s);
             }
             return s;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The blocking send's fast path: an eager message the transport takes at once needs no
+     * request object. Returns false when the general path must be taken (rendezvous, a queue
+     * to this peer, or no room now).
+     */
+    public boolean sendNow(int context, int myCommRank, int dest, int tag, MemorySegment data) {
+        checkFatal();
+        lock.lock();
+        try {
+            PeerState p = peers[dest];
+            if (p == null) {
+                p = connect(dest);
+            }
+            long len = data.byteSize();
+            if (len > p.eagerLimit || p.hasQueued()) {
+                return false;
+            }
+            WireHeader.write(header, WireHeader.EAGER, (byte) 0, context, myCommRank, tag, len, 0);
+            if (p.endpoint.send(baseHeader, data) != PostStatus.OK) {
+                return false;
+            }
+            profiler.messageSent(len);
+            return true;
         } finally {
             lock.unlock();
         }
@@ -259,6 +290,34 @@ public final class Engine implements CompletionHandler {
         }
     }
 
+    /**
+     * A receive that the caller waits for at once (blocking MPI_Recv). Below
+     * MPI_THREAD_MULTIPLE only one thread calls MPI at a time, so one receive object is reused;
+     * it must not be kept after the wait.
+     */
+    public RecvOp receiveBlocking(int context, int source, int tag, MemorySegment data,
+                                  Object keepAlive, Runnable onDone) {
+        if (multiThreaded) {
+            return receive(context, source, tag, data, keepAlive, onDone);
+        }
+        checkFatal();
+        RecvOp r = scratchReceive;
+        queues.unlink(r); // left posted only if a previous wait ended with an error
+        if (r.id != 0) {
+            table.remove(r.id);
+        }
+        r.reinit(context, source, tag, data, keepAlive, onDone);
+        r.id = 0;
+        Unexpected u = queues.findUnexpected(context, source, tag);
+        if (u != null) {
+            queues.removeUnexpected(u);
+            deliverUnexpected(u, r);
+        } else {
+            queues.post(r);
+        }
+        return r;
+    }
+
     /** MPI_Iprobe: the first matching unexpected message, or null; with remove, dequeues it. */
     public Unexpected probe(int context, int source, int tag, boolean remove) {
         checkFatal();
@@ -328,12 +387,17 @@ public final class Engine implements CompletionHandler {
 
     @Override
     public void onReceive(int source, MemorySegment m) {
-        byte kind = WireHeader.kind(m);
+        onReceive(source, m, 0, m.byteSize());
+    }
+
+    @Override
+    public void onReceive(int source, MemorySegment m, long at, long size) {
+        byte kind = WireHeader.kind(m, at);
         switch (kind) {
-            case WireHeader.EAGER -> onEager(source, m);
-            case WireHeader.RTS -> onRts(source, m);
+            case WireHeader.EAGER -> onEager(source, m, at);
+            case WireHeader.RTS -> onRts(source, m, at);
             case WireHeader.FIN, WireHeader.SYNC_ACK -> {
-                Object o = table.remove(WireHeader.request(m));
+                Object o = table.remove(WireHeader.request(m, at));
                 if (o instanceof SendOp s) {
                     releaseRendezvous(s);
                     s.finish();
@@ -344,48 +408,49 @@ public final class Engine implements CompletionHandler {
         }
     }
 
-    private void onEager(int sourceWorld, MemorySegment m) {
-        int context = WireHeader.context(m);
-        int src = WireHeader.source(m);
-        int tag = WireHeader.tag(m);
-        long length = WireHeader.length(m);
-        boolean sync = (WireHeader.flags(m) & WireHeader.FLAG_SYNC) != 0;
+    private void onEager(int sourceWorld, MemorySegment m, long at) {
+        int context = WireHeader.context(m, at);
+        int src = WireHeader.source(m, at);
+        int tag = WireHeader.tag(m, at);
+        long length = WireHeader.length(m, at);
+        boolean sync = (WireHeader.flags(m, at) & WireHeader.FLAG_SYNC) != 0;
         RecvOp r = queues.takePosted(context, src, tag);
         if (r != null) {
             long n = Math.min(length, r.data.byteSize());
             if (n > 0) {
-                MemorySegment.copy(m, WireHeader.BASE_SIZE, r.data, 0, n);
+                MemorySegment.copy(m, at + WireHeader.BASE_SIZE, r.data, 0, n);
             }
             if (sync) {
-                sendControl(peer(sourceWorld), WireHeader.SYNC_ACK, WireHeader.request(m));
+                sendControl(peer(sourceWorld), WireHeader.SYNC_ACK, WireHeader.request(m, at));
             }
             r.finish(src, tag, n, length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
             return;
         }
         Unexpected u = new Unexpected(context, src, tag, length, false, sync,
-                WireHeader.request(m), 0, 0, peer(sourceWorld));
+                WireHeader.request(m, at), 0, 0, peer(sourceWorld));
         if (length > 0) {
             u.payload = pool.acquire(length);
-            MemorySegment.copy(m, WireHeader.BASE_SIZE, u.payload, 0, length);
+            MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);
         }
         queues.addUnexpected(u);
         profiler.unexpected();
     }
 
-    private void onRts(int sourceWorld, MemorySegment m) {
-        int context = WireHeader.context(m);
-        int src = WireHeader.source(m);
-        int tag = WireHeader.tag(m);
-        long length = WireHeader.length(m);
+    private void onRts(int sourceWorld, MemorySegment m, long at) {
+        int context = WireHeader.context(m, at);
+        int src = WireHeader.source(m, at);
+        int tag = WireHeader.tag(m, at);
+        long length = WireHeader.length(m, at);
         RecvOp r = queues.takePosted(context, src, tag);
         PeerState p = peer(sourceWorld);
         if (r != null) {
-            startRead(r, p, src, tag, length, WireHeader.address(m), WireHeader.remoteKey(m),
-                    WireHeader.request(m));
+            startRead(r, p, src, tag, length, WireHeader.address(m, at),
+                    WireHeader.remoteKey(m, at), WireHeader.request(m, at));
             return;
         }
         queues.addUnexpected(new Unexpected(context, src, tag, length, true, false,
-                WireHeader.request(m), WireHeader.address(m), WireHeader.remoteKey(m), p));
+                WireHeader.request(m, at), WireHeader.address(m, at),
+                WireHeader.remoteKey(m, at), p));
         profiler.unexpected();
     }
 

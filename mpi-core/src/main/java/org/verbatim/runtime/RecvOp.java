@@ -4,12 +4,12 @@ import java.lang.foreign.MemorySegment;
 
 /** A posted receive (or a matched-probe receive) in flight. */
 public final class RecvOp extends RequestState {
-    final int context;
-    final int source;
-    final int tag;
+    int context;
+    int source;
+    int tag;
     /** Destination: exactly the receive buffer's bytes (count * type size). */
-    final MemorySegment data;
-    final Object keepAlive;
+    MemorySegment data;
+    Object keepAlive;
     /** Runs after the data has landed (copy-back of staged or converted buffers). */
     Runnable onDone;
     long id;
@@ -33,6 +33,21 @@ public final class RecvOp extends RequestState {
         this.tag = tag;
         this.data = data;
         this.keepAlive = keepAlive;
+    }
+
+    /** Makes a finished receive new again (the engine reuses one for blocking receives). */
+    void reinit(int context, int source, int tag, MemorySegment data, Object keepAlive,
+                Runnable onDone) {
+        reset();
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.data = data;
+        this.keepAlive = keepAlive;
+        this.onDone = onDone;
+        this.staging = null;
+        this.chunksOutstanding = 0;
+        this.peer = null;
     }
 
     boolean matches(int msgContext, int msgSource, int msgTag) {

@@ -8,53 +8,66 @@ import java.util.Map;
 
 /**
  * Native buffers for unexpected eager payloads and rendezvous staging, in power-of-two size
- * classes. Classes up to {@link #POOLED_MAX} are kept for reuse (bounded per class); larger
- * buffers get their own arena, freed on release. Not thread-safe: used under the engine lock.
+ * classes. Classes up to {@link #POOLED_MAX} are kept for reuse (up to {@link #KEEP_PER_CLASS}
+ * per class); larger buffers are freed on release. Not thread-safe: used under the engine lock.
+ *
+ * <p>Every buffer has its own arena, closed when the pool lets the buffer go. (With one shared
+ * arena for all, a buffer released while its class was full was never freed until the pool
+ * closed: a window of 64 nonblocking 1 MiB array sends leaked 32 MiB per window on each side,
+ * gigabytes in an OSU bandwidth run. Automatic arenas would free them only at a GC, which
+ * a loop that allocates little on the heap may not see for a long time.)
  */
 final class StagingPool implements AutoCloseable {
     static final int MIN_CLASS = 6;              // 64 bytes
     static final long POOLED_MAX = 1L << 22;     // 4 MiB
-    private static final int KEEP_PER_CLASS = 32;
+    /** Covers a window of 64 outstanding operations (OSU's bandwidth window). */
+    private static final int KEEP_PER_CLASS = 64;
 
-    private final Arena arena = Arena.ofShared();
     @SuppressWarnings("unchecked")
     private final ArrayDeque<MemorySegment>[] free = new ArrayDeque[64];
-    private final Map<Long, Arena> large = new HashMap<>();
+    /** The arena of every buffer this pool owns, by base address. */
+    private final Map<Long, Arena> arenas = new HashMap<>();
     private long allocatedBytes;
 
     MemorySegment acquire(long size) {
         int cls = sizeClass(size);
         long classSize = 1L << cls;
         if (classSize > POOLED_MAX) {
-            Arena own = Arena.ofShared();
-            MemorySegment s = own.allocate(size, 64);
-            large.put(s.address(), own);
-            allocatedBytes += size;
-            return s;
+            return allocate(size);
         }
         ArrayDeque<MemorySegment> q = free[cls];
         MemorySegment s = q == null ? null : q.pollFirst();
         if (s == null) {
-            s = arena.allocate(classSize, 64);
-            allocatedBytes += classSize;
+            s = allocate(classSize);
         }
         return s.asSlice(0, size);
     }
 
+    private MemorySegment allocate(long bytes) {
+        Arena own = Arena.ofShared();
+        MemorySegment s = own.allocate(bytes, 64);
+        arenas.put(s.address(), own);
+        allocatedBytes += bytes;
+        return s;
+    }
+
     void release(MemorySegment s) {
-        Arena own = large.remove(s.address());
-        if (own != null) {
-            allocatedBytes -= s.byteSize();
-            own.close();
-            return;
-        }
         int cls = sizeClass(s.byteSize());
-        ArrayDeque<MemorySegment> q = free[cls];
-        if (q == null) {
-            q = free[cls] = new ArrayDeque<>();
+        long classSize = 1L << cls;
+        if (classSize <= POOLED_MAX) {
+            ArrayDeque<MemorySegment> q = free[cls];
+            if (q == null) {
+                q = free[cls] = new ArrayDeque<>();
+            }
+            if (q.size() < KEEP_PER_CLASS) {
+                q.addFirst(s.reinterpret(classSize));
+                return;
+            }
         }
-        if (q.size() < KEEP_PER_CLASS) {
-            q.addFirst(MemorySegment.ofAddress(s.address()).reinterpret(1L << cls));
+        Arena own = arenas.remove(s.address());
+        if (own != null) {
+            allocatedBytes -= classSize <= POOLED_MAX ? classSize : s.byteSize();
+            own.close();
         }
     }
 
@@ -72,8 +85,13 @@ final class StagingPool implements AutoCloseable {
 
     @Override
     public void close() {
-        large.values().forEach(Arena::close);
-        large.clear();
-        arena.close();
+        for (ArrayDeque<MemorySegment> q : free) {
+            if (q != null) {
+                q.clear();
+            }
+        }
+        arenas.values().forEach(Arena::close);
+        arenas.clear();
+        allocatedBytes = 0;
     }
 }

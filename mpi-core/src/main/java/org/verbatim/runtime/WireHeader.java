@@ -61,40 +61,40 @@ public final class WireHeader {
     private WireHeader() {
     }
 
-    public static byte kind(MemorySegment m) {
-        return m.get(ValueLayout.JAVA_BYTE, KIND);
+    public static byte kind(MemorySegment m, long at) {
+        return m.get(ValueLayout.JAVA_BYTE, at + KIND);
     }
 
-    public static byte flags(MemorySegment m) {
-        return m.get(ValueLayout.JAVA_BYTE, FLAGS);
+    public static byte flags(MemorySegment m, long at) {
+        return m.get(ValueLayout.JAVA_BYTE, at + FLAGS);
     }
 
-    public static int context(MemorySegment m) {
-        return m.get(INT, CONTEXT);
+    public static int context(MemorySegment m, long at) {
+        return m.get(INT, at + CONTEXT);
     }
 
-    public static int source(MemorySegment m) {
-        return m.get(INT, SOURCE);
+    public static int source(MemorySegment m, long at) {
+        return m.get(INT, at + SOURCE);
     }
 
-    public static int tag(MemorySegment m) {
-        return m.get(INT, TAG);
+    public static int tag(MemorySegment m, long at) {
+        return m.get(INT, at + TAG);
     }
 
-    public static long length(MemorySegment m) {
-        return m.get(LONG, LENGTH);
+    public static long length(MemorySegment m, long at) {
+        return m.get(LONG, at + LENGTH);
     }
 
-    public static long request(MemorySegment m) {
-        return m.get(LONG, REQUEST);
+    public static long request(MemorySegment m, long at) {
+        return m.get(LONG, at + REQUEST);
     }
 
-    public static long address(MemorySegment m) {
-        return m.get(LONG, ADDRESS);
+    public static long address(MemorySegment m, long at) {
+        return m.get(LONG, at + ADDRESS);
     }
 
-    public static long remoteKey(MemorySegment m) {
-        return m.get(LONG, REMOTE_KEY);
+    public static long remoteKey(MemorySegment m, long at) {
+        return m.get(LONG, at + REMOTE_KEY);
     }
 
     /** Writes the common fields into {@code h}. */

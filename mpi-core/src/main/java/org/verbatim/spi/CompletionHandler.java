@@ -13,6 +13,15 @@ public interface CompletionHandler {
      */
     void onReceive(int source, MemorySegment message);
 
+    /**
+     * The same as {@link #onReceive(int, MemorySegment)} for a message at {@code offset} of
+     * {@code length} bytes inside {@code buffer} (for example the receive ring itself), so the
+     * transport need not make a slice per message. The default slices.
+     */
+    default void onReceive(int source, MemorySegment buffer, long offset, long length) {
+        onReceive(source, buffer.asSlice(offset, length));
+    }
+
     /** A write-with-immediate from {@code source} has landed in this process's memory. */
     void onImmediate(int source, int immediate);
 

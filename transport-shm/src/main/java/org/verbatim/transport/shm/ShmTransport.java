@@ -667,7 +667,7 @@ public final class ShmTransport implements Transport {
             try {
                 switch (type) {
                     case RecordDescriptor.TYPE_MESSAGE -> handler.onReceive(source,
-                            buffer.asSlice(record + HEADER_LENGTH, length - HEADER_LENGTH));
+                            buffer, record + HEADER_LENGTH, length - HEADER_LENGTH);
                     case RecordDescriptor.TYPE_IMMEDIATE -> handler.onImmediate(source,
                             buffer.get(ValueLayout.JAVA_INT, record + AUX_OFFSET));
                     default -> onRdmaRecord(type, source, buffer, record, length);
