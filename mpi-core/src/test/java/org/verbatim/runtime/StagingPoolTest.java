@@ -1,0 +1,43 @@
+package org.verbatim.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Test;
+
+class StagingPoolTest {
+    private static final long MIB = 1L << 20;
+
+    @Test
+    void buffersBeyondTheKeptOnesAreDroppedNotHeld() {
+        try (StagingPool pool = new StagingPool()) {
+            MemorySegment[] window = new MemorySegment[96];
+            for (int round = 0; round < 5; round++) {
+                for (int i = 0; i < window.length; i++) {
+                    window[i] = pool.acquire(MIB);
+                    window[i].set(java.lang.foreign.ValueLayout.JAVA_BYTE, MIB - 1, (byte) i);
+                }
+                for (MemorySegment s : window) {
+                    pool.release(s);
+                }
+                // 64 are kept for reuse; the other 32 are freed
+                assertEquals(64 * MIB, pool.allocatedBytes(), "after round " + round);
+            }
+        }
+    }
+
+    @Test
+    void keptBuffersAreReusedAndStayUsable() {
+        try (StagingPool pool = new StagingPool()) {
+            MemorySegment a = pool.acquire(1000);
+            long address = a.address();
+            pool.release(a);
+            MemorySegment b = pool.acquire(900);
+            assertEquals(address, b.address());
+            assertEquals(900, b.byteSize());
+            b.fill((byte) 7);
+            assertTrue(pool.allocatedBytes() >= 1024);
+        }
+    }
+}
