@@ -62,6 +62,10 @@ final class GroupCollectives {
                               boolean nb) throws MPIException {
         String call = nb ? "MPI_Iallgatherv" : "MPI_Allgatherv";
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.allGatherv(c, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, displs, recvtype, nb);
+        }
         int p = c.world.length;
         Collectives.checkCount(c, call, 0, recvtype);
         Collectives.checkArray(c, call, recvcount, p, "recvcount");
@@ -106,7 +110,7 @@ final class GroupCollectives {
                              Datatype recvtype, boolean nb) throws MPIException {
         String call = nb ? "MPI_Ialltoallv" : "MPI_Alltoallv";
         Collectives.begin(c, call);
-        int p = c.world.length;
+        int p = c.remote.length;
         Collectives.checkCount(c, call, 0, sendtype);
         Collectives.checkCount(c, call, 0, recvtype);
         Collectives.checkArray(c, call, sendcount, p, "sendcount");
@@ -117,11 +121,15 @@ final class GroupCollectives {
                 Collectives.span(sendcount, sdispls, p), sendtype).seg();
         Collectives.Buf out = Collectives.recv(c, call, recvbuf,
                 Collectives.span(recvcount, rdispls, p), recvtype);
-        Schedule s = Alltoall.v(Collectives.schedule(c), send,
-                Collectives.bytes(sendcount, p, sendtype.byteSize),
-                Collectives.bytes(sdispls, p, sendtype.byteExtent), out.seg(),
-                Collectives.bytes(recvcount, p, recvtype.byteSize),
-                Collectives.bytes(rdispls, p, recvtype.byteExtent));
+        long[] sc = Collectives.bytes(sendcount, p, sendtype.byteSize);
+        long[] sd = Collectives.bytes(sdispls, p, sendtype.byteExtent);
+        long[] rc = Collectives.bytes(recvcount, p, recvtype.byteSize);
+        long[] rd = Collectives.bytes(rdispls, p, recvtype.byteExtent);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.allToAllBytes(c, call, send, sc, sd, out.seg(), rc,
+                    rd, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        }
+        Schedule s = Alltoall.v(Collectives.schedule(c), send, sc, sd, out.seg(), rc, rd);
         return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
     }
 
@@ -131,7 +139,7 @@ final class GroupCollectives {
                              Datatype[] recvtypes, boolean nb) throws MPIException {
         String call = nb ? "MPI_Ialltoallw" : "MPI_Alltoallw";
         Collectives.begin(c, call);
-        int p = c.world.length;
+        int p = c.remote.length;
         Collectives.checkArray(c, call, sendcount, p, "sendcount");
         Collectives.checkArray(c, call, sdispls, p, "sdispls");
         Collectives.checkArray(c, call, recvcount, p, "recvcount");
@@ -162,6 +170,10 @@ final class GroupCollectives {
             recv = Buffers.segment(recvbuf, recvtypes[0], recvSpan);
         } catch (MPIException e) {
             throw c.raise(call, e.getErrorClass(), e.getMessage());
+        }
+        if (c.isInterComm()) {
+            return InterRootedCollectives.allToAllBytes(c, call, send, sc, sd, recv, rc, rd, nb,
+                    new Object[] {sendbuf, recvbuf}, null);
         }
         Schedule s = Alltoall.v(Collectives.schedule(c), send, sc, sd, recv, rc, rd);
         return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf});
@@ -194,6 +206,10 @@ final class GroupCollectives {
     static Request reduceScatter(Comm c, Object sendbuf, Object recvbuf, int[] recvcounts,
                                  Datatype type, Op op, boolean nb, String call) throws MPIException {
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.reduceScatter(c, sendbuf, recvbuf, recvcounts, type, op,
+                    nb, call);
+        }
         int p = c.world.length;
         Collectives.checkCount(c, call, 0, type);
         Collectives.checkArray(c, call, recvcounts, p, "recvcounts");
@@ -235,6 +251,10 @@ final class GroupCollectives {
                         boolean nb, boolean exclusive) throws MPIException {
         String call = exclusive ? (nb ? "MPI_Iexscan" : "MPI_Exscan") : (nb ? "MPI_Iscan" : "MPI_Scan");
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            throw c.raise(call, ErrorClass.ERR_COMM, "scan and exscan are not defined on "
+                    + "inter-communicators");
+        }
         Collectives.checkCount(c, call, count, type);
         Collectives.checkOp(c, call, op, type);
         Collectives.Buf out = sendbuf == null ? Collectives.inout(c, call, recvbuf, count, type)

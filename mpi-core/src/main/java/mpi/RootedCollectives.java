@@ -31,6 +31,9 @@ final class RootedCollectives {
                           int root, boolean nb) throws MPIException {
         String call = nb ? "MPI_Ireduce" : "MPI_Reduce";
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.reduce(c, sendbuf, recvbuf, count, type, op, root, nb);
+        }
         Collectives.checkCount(c, call, count, type);
         Collectives.checkRoot(c, call, root);
         Collectives.checkOp(c, call, op, type);
@@ -61,6 +64,10 @@ final class RootedCollectives {
             throws MPIException {
         String call = nb ? "MPI_Igather" : "MPI_Gather";
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.gather(c, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype, root, nb);
+        }
         Collectives.checkRoot(c, call, root);
         int p = c.world.length;
         MemorySegment send = null;
@@ -94,6 +101,10 @@ final class RootedCollectives {
                            int root, boolean nb) throws MPIException {
         String call = nb ? "MPI_Igatherv" : "MPI_Gatherv";
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.gatherv(c, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, displs, recvtype, root, nb);
+        }
         Collectives.checkRoot(c, call, root);
         int p = c.world.length;
         MemorySegment send = null;
@@ -124,6 +135,10 @@ final class RootedCollectives {
             throws MPIException {
         String call = nb ? "MPI_Iscatter" : "MPI_Scatter";
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.scatter(c, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype, root, nb);
+        }
         Collectives.checkRoot(c, call, root);
         int p = c.world.length;
         MemorySegment send = null;
@@ -157,6 +172,10 @@ final class RootedCollectives {
                             int root, boolean nb) throws MPIException {
         String call = nb ? "MPI_Iscatterv" : "MPI_Scatterv";
         Collectives.begin(c, call);
+        if (c.isInterComm()) {
+            return InterRootedCollectives.scatterv(c, sendbuf, sendcount, displs, sendtype,
+                    recvbuf, recvcount, recvtype, root, nb);
+        }
         Collectives.checkRoot(c, call, root);
         int p = c.world.length;
         MemorySegment send = null;

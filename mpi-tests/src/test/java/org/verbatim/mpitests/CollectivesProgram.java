@@ -415,12 +415,97 @@ public final class CollectivesProgram {
             inter.sendRecv(new int[] {me}, 1, MPI.INT, 0, 3, peer, 1, MPI.INT, 0, 3);
             c.equal("intercomm p2p between leaders", remoteLeader, peer[0]);
         }
+        interRooted(inter, local, colour, remoteSize);
         Intracomm merged = inter.merge(colour == 1);
         c.equal("merge size", p, merged.getSize());
         c.equal("merge order (low group first)", me, merged.getRank());
         int[] all = new int[1];
         merged.allReduce(new int[] {1}, all, 1, MPI.INT, MPI.SUM);
         c.equal("allreduce on merged", p, all[0]);
+    }
+
+    /** Rooted and vector collectives across the two groups; group 0's local rank 0 is the root. */
+    static void interRooted(Intercomm inter, Intracomm local, int colour, int remoteSize)
+            throws MPIException {
+        int lr = local.getRank();
+        int ls = local.getSize();
+        boolean rootGroup = colour == 0;
+        int rootArg = rootGroup ? (lr == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0;
+        // gather: the root gets every remote rank's block
+        int[] got = new int[2 * remoteSize];
+        inter.gather(new int[] {me, me * 2}, 2, MPI.INT, got, 2, MPI.INT, rootArg);
+        if (rootGroup && lr == 0) {
+            boolean ok = true;
+            for (int j = 0; j < remoteSize; j++) {
+                int world = p / 2 + j;
+                ok &= got[2 * j] == world && got[2 * j + 1] == world * 2;
+            }
+            c.check("intercomm gather", ok, Arrays.toString(got));
+        }
+        // scatter from the root to the remote group
+        int[] all = new int[remoteSize];
+        for (int j = 0; j < remoteSize; j++) {
+            all[j] = 500 + j;
+        }
+        int[] one = new int[1];
+        inter.scatter(all, 1, MPI.INT, one, 1, MPI.INT, rootArg);
+        if (!rootGroup) {
+            c.equal("intercomm scatter", 500 + lr, one[0]);
+        }
+        // reduce: the root gets the sum over the remote group
+        int[] sum = new int[1];
+        inter.reduce(new int[] {me}, sum, 1, MPI.INT, MPI.SUM, rootArg);
+        if (rootGroup && lr == 0) {
+            int expect = 0;
+            for (int r = p / 2; r < p; r++) {
+                expect += r;
+            }
+            c.equal("intercomm reduce", expect, sum[0]);
+        }
+        // allgatherv: every rank gets each remote rank's (j+1) ints
+        int[] cnt = new int[remoteSize];
+        int[] displs = new int[remoteSize];
+        int total = 0;
+        for (int j = 0; j < remoteSize; j++) {
+            cnt[j] = j + 1;
+            displs[j] = total;
+            total += j + 1;
+        }
+        int[] av = new int[total];
+        inter.allGatherv(contribution(me, lr + 1), lr + 1, MPI.INT, av, cnt, displs, MPI.INT);
+        boolean ok = true;
+        int remoteBase = rootGroup ? p / 2 : 0;
+        for (int j = 0; j < remoteSize; j++) {
+            ok &= Arrays.equals(Arrays.copyOfRange(av, displs[j], displs[j] + cnt[j]),
+                    contribution(remoteBase + j, j + 1));
+        }
+        c.check("intercomm allgatherv", ok, Arrays.toString(av));
+        // alltoall across the groups
+        int[] a2a = new int[remoteSize];
+        int[] mine = new int[remoteSize];
+        for (int j = 0; j < remoteSize; j++) {
+            mine[j] = block(me, remoteBase + j, 0);
+        }
+        inter.allToAll(mine, 1, MPI.INT, a2a, 1, MPI.INT);
+        ok = true;
+        for (int j = 0; j < remoteSize; j++) {
+            ok &= a2a[j] == block(remoteBase + j, me, 0);
+        }
+        c.check("intercomm alltoall", ok, Arrays.toString(a2a));
+        // reduce-scatter: my group's vectors (sum of the remote counts long) scatter over the remote group
+        int[] myCounts = new int[ls];
+        Arrays.fill(myCounts, 2);
+        int[] piece = new int[2];
+        inter.reduceScatter(contribution(me, 2 * remoteSize), piece, myCounts, MPI.INT, MPI.SUM);
+        int[] expect = new int[2];
+        int otherBase = rootGroup ? p / 2 : 0;
+        for (int r = otherBase; r < otherBase + remoteSize; r++) {
+            for (int i = 0; i < 2; i++) {
+                expect[i] += value(r, 2 * lr + i);
+            }
+        }
+        c.check("intercomm reduceScatter", Arrays.equals(piece, expect),
+                Arrays.toString(piece) + " vs " + Arrays.toString(expect));
     }
 
     static void overlap(Intracomm w) throws MPIException {

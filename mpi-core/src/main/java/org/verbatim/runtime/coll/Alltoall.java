@@ -3,7 +3,7 @@ package org.verbatim.runtime.coll;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Alltoall: Bruck's algorithm for small blocks on 8 or more ranks (log p rounds), all requests
+ * Alltoall: Bruck's algorithm for small blocks on many ranks (log p rounds), all requests
  * posted at once for medium blocks, pairwise exchange for large ones (p-1 rounds, one peer at a
  * time). Alltoallv/w post all requests at once.
  */
@@ -19,7 +19,7 @@ public final class Alltoall {
         if (p == 1) {
             return s;
         }
-        if (block <= cfg.alltoallSmall() && p >= 8) {
+        if (block <= cfg.alltoallSmall() && p >= Math.max(2, cfg.bruckMinRanks())) {
             return bruck(s, send, recv, block);
         }
         if (block >= cfg.alltoallLarge()) {
