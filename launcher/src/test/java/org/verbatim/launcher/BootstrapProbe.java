@@ -26,6 +26,8 @@ public final class BootstrapProbe {
         java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm", "verbatim-" + b.jobId() + "-probe" + rank);
         java.nio.file.Files.writeString(shm, "probe");
         System.out.println("rank " + rank + " shm file " + shm);
+        System.out.flush();
+        b.barrier(); // every rank has reported its file before any rank fails on purpose
         switch (mode) {
             case "kv" -> {
                 System.out.println("rank " + rank + " of " + size + " ok job=" + b.jobId() + " via "
