@@ -33,6 +33,7 @@ public final class QueuePair extends NativeResource {
     private final MemorySegment qp;
     private final MemorySegment badWr;
     private final int qpNum;
+    private final int maxInline;
 
     QueuePair(ProtectionDomain pd, QueuePairConfig config) {
         super(pd);
@@ -53,6 +54,7 @@ public final class QueuePair extends NativeResource {
         this.qp = Calls.nonNull(verbs_h.ibv_create_qp(state, pd.handle(), init), state, "ibv_create_qp");
         handle(qp);
         this.qpNum = ibv_qp.qp_num(ibv_qp.reinterpret(qp));
+        this.maxInline = ibv_qp_cap.max_inline_data(cap);
         this.badWr = arena().allocate(ValueLayout.ADDRESS);
     }
 
@@ -60,6 +62,11 @@ public final class QueuePair extends NativeResource {
     public int qpNum() {
         checkOpen();
         return qpNum;
+    }
+
+    /** The inline size the provider granted ({@code ibv_create_qp} writes it back): at least the request. */
+    public int maxInline() {
+        return maxInline;
     }
 
     /** RC or UD. */

@@ -45,9 +45,9 @@ public final class SendRequest {
         return this;
     }
 
-    /** Sets how many gather entries are used. */
+    /** Sets how many gather entries are used; 0 for a zero-length operation (no gather list). */
     public SendRequest entries(int count) {
-        ibv_send_wr.num_sge(wr, Objects.checkIndex(count - 1, maxSge) + 1);
+        ibv_send_wr.num_sge(wr, Objects.checkIndex(count, maxSge + 1));
         return this;
     }
 

@@ -1,0 +1,75 @@
+package org.verbatim.transport.ib;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.verbatim.verbs.AsyncEvent;
+import org.verbatim.verbs.Context;
+import org.verbatim.verbs.raw.ibv_context;
+
+/**
+ * The asynchronous-event thread of one device context: waits on the context's async fd with
+ * {@code poll(2)} (so it can notice close), reads each event and hands SRQ limit events to the
+ * transport, which posts more receive buffers even while the application computes (the paper's
+ * receiver-driven flow control). Other events are logged.
+ */
+final class AsyncEvents implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncEvents.class);
+    private static final MethodHandle POLL = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("poll").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_INT));
+    private static final short POLLIN = 1;
+
+    private final Context context;
+    private final Runnable onSrqLimit;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    AsyncEvents(Context context, Runnable onSrqLimit, String name) {
+        this.context = context;
+        this.onSrqLimit = onSrqLimit;
+        this.thread = Thread.ofPlatform().daemon().name(name).start(this::run);
+    }
+
+    private void run() {
+        int fd = ibv_context.async_fd(ibv_context.reinterpret(context.handle()));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pollfd = arena.allocate(8, 4);
+            while (running) {
+                pollfd.set(ValueLayout.JAVA_INT, 0, fd);
+                pollfd.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
+                pollfd.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
+                int ready = (int) POLL.invokeExact(pollfd, 1L, 100);
+                if (!running || ready <= 0 || (pollfd.get(ValueLayout.JAVA_SHORT, 6) & POLLIN) == 0) {
+                    continue;
+                }
+                AsyncEvent event = context.nextAsyncEvent();
+                if (event.isSrqLimitReached()) {
+                    onSrqLimit.run();
+                } else {
+                    LOG.debug("ib async event {} on {}", event.type(), context.name());
+                }
+            }
+        } catch (Throwable t) {
+            if (running) {
+                LOG.warn("ib async-event thread of {} stopped: {}", context.name(), t.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        try {
+            thread.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package org.verbatim.transport.ib;
+
+/**
+ * The memory-scalability paper's counters for this transport. Plain fields: they are written
+ * under the runtime's progress lock (the SRQ event count by the async-event thread, hence
+ * volatile).
+ */
+public final class IbCounters {
+    long communicationMemory;
+    long peakCommunicationMemory;
+    int fastPathPeers;
+    volatile long srqLimitEvents;
+    volatile int srqBuffers;
+    long messagesSent;
+    long messagesReceived;
+    long fastPathMessagesReceived;
+    long retries;
+
+    void allocated(long bytes) {
+        communicationMemory += bytes;
+        peakCommunicationMemory = Math.max(peakCommunicationMemory, communicationMemory);
+    }
+
+    /** Bytes of registered eager buffers (receive pools, send buffers, fast-path rings). */
+    public long communicationMemory() {
+        return communicationMemory;
+    }
+
+    public long peakCommunicationMemory() {
+        return peakCommunicationMemory;
+    }
+
+    /** Peers this process gave RDMA fast-path buffers. */
+    public int fastPathPeers() {
+        return fastPathPeers;
+    }
+
+    /** SRQ limit (low-watermark) events received from the adapter. */
+    public long srqLimitEvents() {
+        return srqLimitEvents;
+    }
+
+    /** Buffers in the shared receive queue's pool now. */
+    public int srqBuffers() {
+        return srqBuffers;
+    }
+
+    public long messagesSent() {
+        return messagesSent;
+    }
+
+    public long messagesReceived() {
+        return messagesReceived;
+    }
+
+    public long fastPathMessagesReceived() {
+        return fastPathMessagesReceived;
+    }
+
+    /** Sends refused with RETRY (no credit, buffer or queue slot). */
+    public long retries() {
+        return retries;
+    }
+}

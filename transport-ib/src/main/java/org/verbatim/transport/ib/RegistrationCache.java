@@ -1,0 +1,281 @@
+package org.verbatim.transport.ib;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.verbatim.spi.MemoryRegistration;
+
+/**
+ * The pin-down cache: a registration outlives its user's {@code close()} so the next
+ * registration of the same memory costs nothing, within a bound on memory kept pinned that way.
+ *
+ * <p>Invalidation: Java frees native memory by closing its arena, so an entry is valid only while
+ * its segment's scope is alive, and a hit needs the same scope. A stale entry (memory freed, the
+ * address possibly reused) is never handed out; it is unpinned at the next lookup or sweep. This
+ * is the Java form of the malloc/munmap hooks C pin-down caches need.
+ *
+ * <p>Not thread-safe: the transport calls it under the runtime's progress lock.
+ */
+final class RegistrationCache {
+
+    /** Pins memory (ibv_reg_mr) and unpins it. */
+    interface Pinner {
+        Pinned pin(MemorySegment segment);
+    }
+
+    /** One pinned range. */
+    interface Pinned {
+        int lkey();
+
+        int rkey();
+
+        void unpin();
+    }
+
+    /** A cached pinned range and its users. */
+    static final class Entry {
+        final MemorySegment segment;
+        final Pinned pinned;
+        final long start;
+        final long end;
+        int users;
+        boolean cached;
+
+        Entry(MemorySegment segment, Pinned pinned) {
+            this.segment = segment;
+            this.pinned = pinned;
+            this.start = segment.address();
+            this.end = start + segment.byteSize();
+        }
+
+        boolean alive() {
+            return segment.scope().isAlive();
+        }
+
+        boolean covers(long address, long length) {
+            return address >= start && address + length <= end;
+        }
+    }
+
+    private final Pinner pinner;
+    private final long bound;
+    private final TreeMap<Long, Entry> byStart = new TreeMap<>();
+    private final List<Entry> uncached = new ArrayList<>();
+    private final LinkedHashSet<Entry> idle = new LinkedHashSet<>();
+    private long idleBytes;
+    private long pinnedBytes;
+    private long hits;
+    private long misses;
+    private long evictions;
+    private long invalidations;
+
+    RegistrationCache(Pinner pinner, long bound) {
+        this.pinner = pinner;
+        this.bound = bound;
+    }
+
+    /** Registers {@code segment} (native), from the cache when possible. */
+    MemoryRegistration register(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("only native memory can be registered for RDMA");
+        }
+        Map.Entry<Long, Entry> floor = byStart.floorEntry(segment.address());
+        Entry hit = floor == null ? null : floor.getValue();
+        if (hit != null && !hit.alive()) {
+            invalidate(hit);
+            hit = null;
+        }
+        if (hit != null && hit.covers(segment.address(), segment.byteSize())
+                && hit.segment.scope().equals(segment.scope())) {
+            hits++;
+            if (hit.users++ == 0) {
+                idle.remove(hit);
+                idleBytes -= hit.end - hit.start;
+            }
+            return new Handle(hit, segment);
+        }
+        misses++;
+        Entry entry = new Entry(segment, pinner.pin(segment));
+        pinnedBytes += entry.end - entry.start;
+        entry.users = 1;
+        Entry sameStart = byStart.get(entry.start);
+        if (sameStart == null || sameStart.users == 0) {
+            if (sameStart != null) {
+                idle.remove(sameStart);
+                idleBytes -= sameStart.end - sameStart.start;
+                unpin(sameStart);
+                evictions++;
+            }
+            entry.cached = true;
+            byStart.put(entry.start, entry);
+        } else {
+            uncached.add(entry);
+        }
+        return new Handle(entry, segment);
+    }
+
+    /** The local key of registered memory that contains [address, address + length), or -1. */
+    int lkey(long address, long length) {
+        Entry e = find(address, length);
+        return e == null ? -1 : e.pinned.lkey();
+    }
+
+    private Entry find(long address, long length) {
+        Map.Entry<Long, Entry> floor = byStart.floorEntry(address);
+        if (floor != null && floor.getValue().covers(address, length)) {
+            return floor.getValue();
+        }
+        for (Entry e : byStart.headMap(address, true).descendingMap().values()) {
+            if (e.covers(address, length)) {
+                return e;
+            }
+        }
+        for (int i = 0, n = uncached.size(); i < n; i++) {
+            if (uncached.get(i).covers(address, length)) {
+                return uncached.get(i);
+            }
+        }
+        return null;
+    }
+
+    private void release(Entry entry) {
+        if (--entry.users > 0) {
+            return;
+        }
+        if (!entry.cached || !entry.alive()) {
+            if (entry.cached) {
+                byStart.remove(entry.start);
+                invalidations++;
+            } else {
+                uncached.remove(entry);
+            }
+            unpin(entry);
+            return;
+        }
+        idle.add(entry);
+        idleBytes += entry.end - entry.start;
+        trim();
+    }
+
+    /** Unpins idle entries, oldest first, until the idle bytes fit the bound; drops dead ones. */
+    void trim() {
+        Iterator<Entry> it = idle.iterator();
+        while (it.hasNext()) {
+            Entry e = it.next();
+            boolean dead = !e.alive();
+            if (!dead && idleBytes <= bound) {
+                continue;
+            }
+            it.remove();
+            idleBytes -= e.end - e.start;
+            byStart.remove(e.start);
+            unpin(e);
+            if (dead) {
+                invalidations++;
+            } else {
+                evictions++;
+            }
+        }
+    }
+
+    private void invalidate(Entry e) {
+        invalidations++;
+        byStart.remove(e.start);
+        e.cached = false;
+        if (e.users == 0) {
+            idle.remove(e);
+            idleBytes -= e.end - e.start;
+            unpin(e);
+        } else {
+            uncached.add(e);
+        }
+    }
+
+    private void unpin(Entry e) {
+        pinnedBytes -= e.end - e.start;
+        e.pinned.unpin();
+    }
+
+    /** Unpins everything (transport close). */
+    void clear() {
+        for (Entry e : byStart.values()) {
+            e.pinned.unpin();
+        }
+        for (Entry e : uncached) {
+            e.pinned.unpin();
+        }
+        byStart.clear();
+        uncached.clear();
+        idle.clear();
+        idleBytes = 0;
+        pinnedBytes = 0;
+    }
+
+    long hits() {
+        return hits;
+    }
+
+    long misses() {
+        return misses;
+    }
+
+    long evictions() {
+        return evictions;
+    }
+
+    long invalidations() {
+        return invalidations;
+    }
+
+    long pinnedBytes() {
+        return pinnedBytes;
+    }
+
+    long idleBytes() {
+        return idleBytes;
+    }
+
+    /** What one {@link #register} call returned; closing it twice is harmless. */
+    private final class Handle implements MemoryRegistration {
+        private final Entry entry;
+        private final MemorySegment segment;
+        private boolean closed;
+
+        Handle(Entry entry, MemorySegment segment) {
+            this.entry = entry;
+            this.segment = segment;
+        }
+
+        @Override
+        public MemorySegment segment() {
+            return segment;
+        }
+
+        @Override
+        public long address() {
+            return segment.address();
+        }
+
+        @Override
+        public long remoteKey() {
+            return Integer.toUnsignedLong(entry.pinned.rkey());
+        }
+
+        @Override
+        public long length() {
+            return segment.byteSize();
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                release(entry);
+            }
+        }
+    }
+}

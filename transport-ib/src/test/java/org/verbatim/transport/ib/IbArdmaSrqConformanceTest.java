@@ -1,0 +1,26 @@
+package org.verbatim.transport.ib;
+
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.verbatim.spi.TransportConformanceSuite;
+import org.verbatim.spi.TransportProvider;
+
+/** The conformance suite over ib with the ardma-srq eager channel (fast path after 4 messages) (inside the RDMA guest). */
+@Tag("rdma")
+class IbArdmaSrqConformanceTest extends TransportConformanceSuite {
+    @Override
+    protected TransportProvider provider() {
+        return new IbTransportProvider();
+    }
+
+    @Override
+    protected Map<String, String> config() {
+        return Map.of(IbConfiguration.EAGER_CHANNEL.name(), "ardma-srq", IbConfiguration.DEVICE.name(), "rxe0",
+                IbConfiguration.FASTPATH_THRESHOLD.name(), "4");
+    }
+
+    @Override
+    protected long timeoutSeconds() {
+        return 240;
+    }
+}
