@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.verbs.QueuePair;
 import org.verbatim.verbs.SendRequest;
@@ -32,6 +33,7 @@ final class IbEndpoint implements Endpoint {
     private final long[] userIds;
     private final int[] buffers;
     private final byte[] kinds;
+    private final MemoryRegistration[] holds;
     private long head;
     private long tail;
     private int unsignalled;
@@ -64,6 +66,7 @@ final class IbEndpoint implements Endpoint {
         this.userIds = new long[depth];
         this.buffers = new int[depth];
         this.kinds = new byte[depth];
+        this.holds = new MemoryRegistration[depth];
         this.sr = transport.config.channel.sharedReceiveQueue() ? null
                 : new CreditAccount(transport.config.srBuffers - CreditAccount.CONTROL_RESERVE);
     }
@@ -224,9 +227,16 @@ final class IbEndpoint implements Endpoint {
             throw new IllegalArgumentException("RDMA of " + length + " bytes exceeds maxRdma");
         }
         int lkey = 0;
+        MemoryRegistration held = null;
         boolean inline = opcode != IBV_WR_RDMA_READ && length <= t.maxInline;
         if (length > 0 && !inline) {
-            lkey = t.lkey(local);
+            lkey = t.lkeyOrMinusOne(local);
+            if (lkey == -1) {
+                // The runtime may hand unregistered native memory (a receive buffer as RDMA read
+                // target): register it through the cache for the operation's lifetime.
+                held = t.register(local);
+                lkey = t.lkeyOrMinusOne(local);
+            }
         }
         long seq = head;
         int flags = IBV_SEND_SIGNALED | (inline ? IBV_SEND_INLINE : 0);
@@ -237,9 +247,13 @@ final class IbEndpoint implements Endpoint {
         }
         int rc = qp.post(wr);
         if (rc != 0) {
+            if (held != null) {
+                held.close();
+            }
             return t.postFailed(this, rc);
         }
         record(seq, KIND_USER, -1, wrId, true);
+        holds[(int) (seq & (depth - 1))] = held;
         return PostStatus.OK;
     }
 
@@ -264,6 +278,10 @@ final class IbEndpoint implements Endpoint {
             if (kind == KIND_BUFFER) {
                 t.sendBuffers.give(buffers[i]);
             } else if (kind == KIND_USER) {
+                if (holds[i] != null) {
+                    holds[i].close();
+                    holds[i] = null;
+                }
                 t.handler.onComplete(userIds[i]);
             }
             work++;

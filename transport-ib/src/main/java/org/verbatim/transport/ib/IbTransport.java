@@ -282,13 +282,8 @@ public final class IbTransport implements Transport {
         };
     }
 
-    int lkey(MemorySegment local) {
-        int lkey = registrations.lkey(local.address(), local.byteSize());
-        if (lkey == -1) {
-            throw new IllegalArgumentException("local memory of an RDMA operation is not registered with ib: "
-                    + local);
-        }
-        return lkey;
+    int lkeyOrMinusOne(MemorySegment local) {
+        return registrations.lkey(local.address(), local.byteSize());
     }
 
     /** Registration cache counters: hits, misses, evictions, invalidations, pinned bytes. */
