@@ -2,8 +2,9 @@
  * Collective latency: the C twin of OsuCollective (org.verbatim.benchmarks), after OSU's
  * osu_barrier, osu_bcast, osu_reduce, osu_allreduce, osu_gather, osu_scatter, osu_allgather,
  * osu_alltoall and osu_reduce_scatter. Same options (--op NAME[,NAME...]|all, --full, and those
- * of osu_common.h with the OSU collective defaults), same calls (floats with MPI_SUM for the
- * reductions, bytes otherwise, root 0) and the same table format. Built with Open MPI's mpicc.
+ * of osu_common.h with the OSU collective defaults; --jit-warmup N is accepted and ignored), same
+ * calls (floats with MPI_SUM for the reductions, bytes otherwise, root 0) and the same table
+ * format. Built with Open MPI's mpicc.
  */
 /* osu_common.h holds helpers for the point-to-point programs that this one does not call. */
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -131,6 +132,8 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--full") || !strcmp(argv[i], "-f")) {
             full = 1;
+        } else if (!strcmp(argv[i], "--jit-warmup")) {
+            i++; /* the Java programs' JIT warm-up: nothing to compile here */
         } else if (!strcmp(argv[i], "--op") || !strcmp(argv[i], "-o")) {
             if (++i >= argc) { bad = 1; break; }
             char *list = strdup(argv[i]);
