@@ -171,9 +171,10 @@ public class Request implements Freeable {
         return false;
     }
 
-    private static void progressAll(Request[] requests) throws MPIException {
+    /** One progress pass; returns the work done (0: idle). */
+    private static int progressAll(Request[] requests) throws MPIException {
         try {
-            engine().progress();
+            return engine().progress();
         } catch (MpiError e) {
             Comm c = MPI.COMM_WORLD;
             for (Request q : requests) {
@@ -207,10 +208,7 @@ public class Request implements Freeable {
             if (i >= 0) {
                 return requests[i].finish(requests[i].impl).withIndex(i);
             }
-            progressAll(requests);
-            if (firstComplete(requests) < 0) {
-                idle = idleStep(idle);
-            }
+            idle = progressAll(requests) > 0 ? 0 : idleStep(idle);
         }
     }
 
@@ -244,8 +242,7 @@ public class Request implements Freeable {
         MPI.check();
         int idle = 0;
         while (!allComplete(requests)) {
-            progressAll(requests);
-            idle = idleStep(idle);
+            idle = progressAll(requests) > 0 ? 0 : idleStep(idle);
         }
         return finishAll(requests);
     }
@@ -308,8 +305,7 @@ public class Request implements Freeable {
         }
         int idle = 0;
         while (firstComplete(requests) < 0) {
-            progressAll(requests);
-            idle = idleStep(idle);
+            idle = progressAll(requests) > 0 ? 0 : idleStep(idle);
         }
         return collectSome(requests);
     }

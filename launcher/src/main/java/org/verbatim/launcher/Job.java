@@ -117,7 +117,7 @@ public final class Job {
     }
 
     private Process start(int rank, PmiServer server, List<Thread> pumps) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command);
+        ProcessBuilder pb = new ProcessBuilder(CoreBinding.wrap(options, rank, command));
         Map<String, String> env = pb.environment();
         env.putAll(options.environment());
         env.remove("PMI_FD");

@@ -14,7 +14,16 @@ public record LaunchOptions(
         boolean help,
         Map<String, String> environment,
         long timeoutSeconds,
+        Binding binding,
         List<String> program) {
+
+    /** Where ranks run: each pinned to one core (as Open MPI does by default), or anywhere. */
+    public enum Binding {
+        /** Core when there are no more ranks than online cores, else none. */
+        AUTO,
+        CORE,
+        NONE
+    }
 
     /** Words that start the {@code -cp}/{@code -jar} shorthand (the launcher supplies {@code java}). */
     static final Set<String> SHORTHAND_STARTS = Set.of("-cp", "-classpath", "--class-path", "-jar");
@@ -35,6 +44,9 @@ public record LaunchOptions(
               -x VAR[=VALUE]       set VAR for the ranks (to VALUE, or to mpirun's own value)
               --env VAR[=VALUE]    same as -x
               --timeout SECONDS    end the job with status 124 if it runs longer
+              --bind-to core|none  pin rank r to core r mod cores (with taskset), or not; by
+                                   default ranks are pinned when there are no more of them
+                                   than online cores, as Open MPI does
               --print-config       print every Verbatim setting and its value in force, then
                                    run the program if one is given
               -h, --help           this text
@@ -51,6 +63,7 @@ public record LaunchOptions(
         boolean printConfig = false;
         boolean help = false;
         long timeout = 0;
+        Binding binding = Binding.AUTO;
         Map<String, String> env = new LinkedHashMap<>();
         int i = 0;
         loop:
@@ -76,6 +89,14 @@ public record LaunchOptions(
                     }
                 }
                 case "--timeout" -> timeout = positiveInt(a, value(args, i++));
+                case "--bind-to", "-bind-to" -> {
+                    String v = value(args, i++);
+                    binding = switch (v) {
+                        case "core" -> Binding.CORE;
+                        case "none" -> Binding.NONE;
+                        default -> throw new IllegalArgumentException(a + " takes core or none, got '" + v + "'");
+                    };
+                }
                 case "--" -> {
                     i++;
                     break loop;
@@ -93,7 +114,8 @@ public record LaunchOptions(
         if (program.isEmpty() && !help && !printConfig) {
             throw new IllegalArgumentException("no program given (mpirun -h shows the usage)");
         }
-        return new LaunchOptions(ranks, tag, printConfig, help, env, timeout, new ArrayList<>(program));
+        return new LaunchOptions(ranks, tag, printConfig, help, env, timeout, binding,
+                new ArrayList<>(program));
     }
 
     /** JVM flags that may precede {@code -cp}/{@code -jar} in the shorthand form. */

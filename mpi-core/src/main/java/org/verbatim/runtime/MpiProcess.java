@@ -1,8 +1,5 @@
 package org.verbatim.runtime;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -46,7 +43,7 @@ public final class MpiProcess implements AutoCloseable {
         this.rank = bootstrap.rank();
         this.size = bootstrap.size();
         this.threadLevel = threadLevel;
-        String host = hostName();
+        String host = org.verbatim.bootstrap.HostInfo.hostName();
         bootstrap.put("verbatim.host." + rank, host);
         bootstrap.barrier();
         this.hosts = new String[size];
@@ -60,7 +57,7 @@ public final class MpiProcess implements AutoCloseable {
         }
         long ranksOnHost = Arrays.stream(hosts).filter(host::equals).count();
         IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.get(config), (int) ranksOnHost,
-                Runtime.getRuntime().availableProcessors());
+                org.verbatim.bootstrap.HostInfo.onlineCores());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
         this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
@@ -125,18 +122,6 @@ public final class MpiProcess implements AutoCloseable {
             }
         }
         return chosen;
-    }
-
-    static String hostName() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
-        } catch (IOException | RuntimeException e) {
-            try {
-                return java.net.InetAddress.getLocalHost().getHostName();
-            } catch (IOException e2) {
-                return "localhost";
-            }
-        }
     }
 
     public Engine engine() {
