@@ -227,8 +227,8 @@ final class GroupCollectives {
         for (int i = 1; i < p; i++) {
             offsets[i] = offsets[i - 1] + counts[i - 1];
         }
-        MemorySegment full = c.rank == 0 ? Reduction.heap(in.byteSize()) : null;
         Schedule s = Collectives.schedule(c);
+        MemorySegment full = c.rank == 0 ? s.temp(in.byteSize()) : null;
         Reduction.reduce(s, in, full, total, Collectives.reducer(op, type), 0);
         Gathering.scatterv(s, full, counts, offsets, out.seg().asSlice(0, counts[c.rank]), 0);
         return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());

@@ -71,10 +71,10 @@ final class InterCollectives {
         }
         MemorySegment in = Collectives.send(c, call, sendbuf, count, type).seg();
         Collectives.Buf out = Collectives.recv(c, call, recvbuf, count, type);
-        MemorySegment mine = Reduction.heap(in.byteSize());
         CollGroup local = Collectives.localGroup(c);
-        Schedule s = Reduction.reduce(start(c, local), in, mine, count,
-                Collectives.reducer(op, type), 0);
+        Schedule s = start(c, local);
+        MemorySegment mine = s.temp(in.byteSize());
+        Reduction.reduce(s, in, mine, count, Collectives.reducer(op, type), 0);
         if (c.rank == 0) {
             s.using(Collectives.remoteGroup(c)).send(0, mine).recv(0, out.seg()).waitAll();
         }
@@ -97,9 +97,10 @@ final class InterCollectives {
         Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * c.remote.length,
                 recvtype);
         long block = send.byteSize();
-        MemorySegment gathered = c.rank == 0 ? Reduction.heap(block * c.world.length) : null;
         CollGroup local = Collectives.localGroup(c);
-        Schedule s = Gathering.gather(start(c, local), send, gathered, block, 0);
+        Schedule s = start(c, local);
+        MemorySegment gathered = c.rank == 0 ? s.temp(block * c.world.length) : null;
+        Gathering.gather(s, send, gathered, block, 0);
         if (c.rank == 0) {
             s.using(Collectives.remoteGroup(c)).send(0, gathered).recv(0, out.seg()).waitAll();
         }

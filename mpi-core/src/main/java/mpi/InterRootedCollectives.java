@@ -157,7 +157,7 @@ final class InterRootedCollectives {
                         + "inter-communicator");
             }
             MemorySegment in = Collectives.send(c, call, sendbuf, count, type).seg();
-            MemorySegment mine = Reduction.heap(in.byteSize());
+            MemorySegment mine = s.temp(in.byteSize());
             CollGroup local = Collectives.localGroup(c);
             Reduction.reduce(s.using(local), in, mine, count, Collectives.reducer(op, type), 0);
             if (c.rank == 0) {
@@ -255,11 +255,11 @@ final class InterRootedCollectives {
         for (int i = 1; i < p; i++) {
             offsets[i] = offsets[i - 1] + byteCounts[i - 1];
         }
-        MemorySegment reduced = c.rank == 0 ? Reduction.heap(in.byteSize()) : null;
-        MemorySegment incoming = c.rank == 0 ? Reduction.heap(type.bytes(mineTotal)) : null;
         CollGroup local = Collectives.localGroup(c);
-        Schedule s = Reduction.reduce(new Schedule(local, c.nextCollectiveTag()), in, reduced,
-                total, Collectives.reducer(op, type), 0);
+        Schedule s = new Schedule(local, c.nextCollectiveTag());
+        MemorySegment reduced = c.rank == 0 ? s.temp(in.byteSize()) : null;
+        MemorySegment incoming = c.rank == 0 ? s.temp(type.bytes(mineTotal)) : null;
+        Reduction.reduce(s, in, reduced, total, Collectives.reducer(op, type), 0);
         if (c.rank == 0) {
             s.using(Collectives.remoteGroup(c)).send(0, reduced).recv(0, incoming).waitAll();
         }

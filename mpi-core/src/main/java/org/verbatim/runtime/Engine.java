@@ -695,6 +695,30 @@ public final class Engine implements CompletionHandler {
         }
     }
 
+    /**
+     * Native scratch memory from the engine's pool (collective temporaries): native so that
+     * large transfers out of it and into it are single-copy. Not zeroed. Give it back with
+     * {@link #giveBack}.
+     */
+    public MemorySegment borrow(long bytes) {
+        lock.lock();
+        try {
+            return pool.acquire(Math.max(1, bytes)).asSlice(0, bytes);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void giveBack(MemorySegment scratch) {
+        lock.lock();
+        try {
+            pool.release(MemorySegment.ofAddress(scratch.address())
+                    .reinterpret(Math.max(1, scratch.byteSize())));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Requests in flight (sends waiting for FIN/ACK, rendezvous reads). */
     public int inFlight() {
         return table.inFlight();

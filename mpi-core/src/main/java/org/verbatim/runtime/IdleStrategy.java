@@ -16,6 +16,23 @@ public enum IdleStrategy {
             return count + 1;
         }
     },
+    /**
+     * Spin briefly, then give the processor away on every idle pass (sched_yield), never
+     * sleeping: what Open MPI does when idle (mpi_yield_when_idle). A message that arrives
+     * while the peer is scheduled costs no wake-up, and a rank that waits lets the other
+     * processes of a busy or oversubscribed machine run.
+     */
+    YIELD {
+        @Override
+        int idle(int count, Engine engine) {
+            if (count < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+            return count + 1;
+        }
+    },
     /** Spin, then yield, then park for growing intervals up to 200 microseconds. */
     BACKOFF {
         @Override
@@ -47,16 +64,23 @@ public enum IdleStrategy {
     /** One idle step; returns the new counter (reset it to 0 after useful work). */
     abstract int idle(int count, Engine engine);
 
-    /** "spin", "backoff", "block", or "auto" (decided from ranks per host and cores). */
+    /**
+     * "spin", "yield", "backoff", "block", or "auto": yield while ranks per host are at most
+     * four times the cores (a waiting rank gives its core to a peer that has work), backoff up
+     * to eight times, block beyond.
+     */
     static IdleStrategy choose(String configured, int ranksOnHost, int cores) {
         String v = configured.trim().toLowerCase(Locale.ROOT);
         return switch (v) {
             case "spin" -> SPIN;
+            case "yield" -> YIELD;
             case "backoff" -> BACKOFF;
             case "block" -> BLOCK;
-            case "auto" -> ranksOnHost <= cores ? SPIN : (ranksOnHost <= 2 * cores ? BACKOFF : BLOCK);
+            case "auto" -> ranksOnHost <= 4 * cores ? YIELD
+                    : (ranksOnHost <= 8 * cores ? BACKOFF : BLOCK);
             default -> throw new IllegalArgumentException(
-                    "verbatim.core.idle: expected auto, spin, backoff or block, got " + configured);
+                    "verbatim.core.idle: expected auto, spin, yield, backoff or block, got "
+                            + configured);
         };
     }
 }

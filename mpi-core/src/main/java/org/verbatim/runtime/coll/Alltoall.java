@@ -49,7 +49,7 @@ public final class Alltoall {
     static Schedule bruck(Schedule s, MemorySegment send, MemorySegment recv, long block) {
         int p = s.size();
         int r = s.rank();
-        MemorySegment work = Reduction.heap(p * block);
+        MemorySegment work = s.temp(p * block);
         s.local(() -> {
             for (int j = 0; j < p; j++) {
                 MemorySegment.copy(send, ((r + j) % p) * block, work, j * block, block);
@@ -62,8 +62,8 @@ public final class Alltoall {
                     n++;
                 }
             }
-            MemorySegment out = Reduction.heap(n * block);
-            MemorySegment in = Reduction.heap(n * block);
+            MemorySegment out = s.temp(n * block);
+            MemorySegment in = s.temp(n * block);
             int kk = k;
             s.local(() -> {
                 int i = 0;

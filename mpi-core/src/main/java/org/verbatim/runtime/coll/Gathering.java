@@ -40,7 +40,7 @@ public final class Gathering {
             subtree <<= 1;
         }
         int mine = Math.min(subtree, p - vr);
-        MemorySegment tmp = Reduction.heap(mine * block);
+        MemorySegment tmp = s.temp(mine * block);
         MemorySegment own = send != null ? send : recv.asSlice(r * block, block);
         s.local(() -> MemorySegment.copy(own, 0, tmp, 0, block));
         for (int mask = 1; mask < subtree && vr + mask < p; mask <<= 1) {
@@ -88,7 +88,7 @@ public final class Gathering {
             subtree <<= 1;
         }
         int mine = Math.min(subtree, p - vr);
-        MemorySegment tmp = Reduction.heap(mine * block);
+        MemorySegment tmp = s.temp(mine * block);
         if (vr == 0) {
             s.local(() -> {
                 for (int i = 0; i < p; i++) {

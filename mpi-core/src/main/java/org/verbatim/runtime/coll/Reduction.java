@@ -25,7 +25,7 @@ public final class Reduction {
                                   Reducer op, int root) {
         int r = s.rank();
         long bytes = send.byteSize();
-        MemorySegment value = heap(bytes);
+        MemorySegment value = s.temp(bytes);
         s.local(() -> MemorySegment.copy(send, 0, value, 0, bytes));
         binomialToZero(s, value, count, op);
         if (root == 0) {
@@ -55,7 +55,7 @@ public final class Reduction {
                 return;
             }
             if (r + mask < p) {
-                MemorySegment child = in == null ? (in = heap(bytes)) : in;
+                MemorySegment child = in == null ? (in = s.temp(bytes)) : in;
                 s.recv(r + mask, child).waitAll();
                 s.local(() -> {
                     op.reduce(value, child, count); // lower (mine) op higher (the subtree's)
@@ -70,30 +70,40 @@ public final class Reduction {
                                      int count, int elementSize, Reducer op, boolean commutative) {
         int p = s.size();
         long bytes = recv.byteSize();
-        if (send != recv) {
-            s.local(() -> MemorySegment.copy(send, 0, recv, 0, bytes));
+        // Large vectors in Java arrays: work in native scratch, so every transfer is single-copy
+        // (a heap buffer would be staged through native memory on both sides of each message).
+        boolean scratch = p > 1 && !recv.isNative() && bytes >= LARGE_HEAP_VECTOR;
+        MemorySegment work = scratch ? s.temp(bytes) : recv;
+        if (send != work) {
+            s.local(() -> MemorySegment.copy(send, 0, work, 0, bytes));
         }
-        if (p == 1) {
-            return s;
+        if (p > 1) {
+            boolean pow2 = Integer.bitCount(p) == 1;
+            if (pow2 && bytes >= s.group().settings().allreduceLarge() && commutative && count >= p) {
+                rabenseifner(s, work, count, elementSize, op);
+            } else if (pow2) {
+                recursiveDoubling(s, work, count, op);
+            } else {
+                // reduce to 0 (binomial), then broadcast (binomial or scatter+allgather)
+                binomialToZero(s, work, count, op);
+                Broadcast.build(s, work, 0);
+            }
         }
-        boolean pow2 = Integer.bitCount(p) == 1;
-        if (pow2 && bytes >= s.group().settings().allreduceLarge() && commutative && count >= p) {
-            return rabenseifner(s, recv, count, elementSize, op);
+        if (scratch) {
+            s.local(() -> MemorySegment.copy(work, 0, recv, 0, bytes));
         }
-        if (pow2) {
-            return recursiveDoubling(s, recv, count, op);
-        }
-        // reduce to 0 (binomial) straight in recv, then broadcast (binomial or scatter+allgather)
-        binomialToZero(s, recv, count, op);
-        return Broadcast.build(s, recv, 0);
+        return s;
     }
+
+    /** Heap vectors from this size are reduced in native scratch memory. */
+    static final long LARGE_HEAP_VECTOR = 16 * 1024;
 
     /** Power-of-two groups: log p exchanges of the whole vector. */
     static Schedule recursiveDoubling(Schedule s, MemorySegment buf, int count, Reducer op) {
         int p = s.size();
         int r = s.rank();
         long bytes = buf.byteSize();
-        MemorySegment in = heap(bytes);
+        MemorySegment in = s.temp(bytes);
         for (int mask = 1; mask < p; mask <<= 1) {
             int partner = r ^ mask;
             s.send(partner, buf).recv(partner, in).waitAll();
@@ -123,7 +133,7 @@ public final class Reduction {
         int[] hi = new int[steps + 1];
         lo[0] = 0;
         hi[0] = count;
-        MemorySegment in = heap((long) count * elementSize);
+        MemorySegment in = s.temp((long) count * elementSize);
         for (int k = 0; k < steps; k++) {
             int mask = 1 << k;
             int partner = r ^ mask;

@@ -18,9 +18,9 @@ public final class Scan {
         int p = s.size();
         int r = s.rank();
         long bytes = recv.byteSize();
-        MemorySegment partial = Reduction.heap(bytes);
-        MemorySegment in = Reduction.heap(bytes);
-        MemorySegment tmp = Reduction.heap(bytes);
+        MemorySegment partial = s.temp(bytes);
+        MemorySegment in = s.temp(bytes);
+        MemorySegment tmp = s.temp(bytes);
         boolean[] haveResult = {!exclusive};
         s.local(() -> {
             MemorySegment.copy(send, 0, partial, 0, bytes);

@@ -56,6 +56,25 @@ public final class Schedule extends RequestState implements Engine.Poller {
         return group.size();
     }
 
+    private final ArrayList<MemorySegment> temps = new ArrayList<>();
+
+    /**
+     * Scratch memory for this collective: native (so large transfers from and into it are
+     * single-copy), from the engine's pool, returned when the schedule ends. Not zeroed.
+     */
+    public MemorySegment temp(long bytes) {
+        MemorySegment t = group.engine().borrow(bytes);
+        temps.add(t);
+        return t;
+    }
+
+    private void releaseTemps() {
+        for (MemorySegment t : temps) {
+            group.engine().giveBack(t);
+        }
+        temps.clear();
+    }
+
     /** Sends {@code data} to group rank {@code peer}. */
     public Schedule send(int peer, MemorySegment data) {
         steps.add(new Comm(SEND, group, peer, data));
@@ -111,6 +130,7 @@ public final class Schedule extends RequestState implements Engine.Poller {
                 return work;
             }
             if (pc == steps.size()) {
+                releaseTemps();
                 markComplete();
                 return -1;
             }
@@ -176,6 +196,7 @@ public final class Schedule extends RequestState implements Engine.Poller {
         steps.clear();
         outstanding.clear();
         expected.clear();
+        releaseTemps();
         markComplete();
         throw new MpiError(statusError, failure);
     }
