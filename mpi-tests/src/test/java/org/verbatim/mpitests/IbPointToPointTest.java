@@ -1,0 +1,29 @@
+package org.verbatim.mpitests;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link PointToPointProgram} on 2 ranks with the ib transport forced, once per eager channel
+ * (srq, ardma-srq, ardma-sr), on rxe0 in the RDMA guest (docs/rdma-guest.md). TCG makes each job
+ * take half a minute or more, so the set is small: the transport's own guest tests cover SRQ
+ * exhaustion, the fast-path switch-over and the registration cache.
+ * ib's eager buffers (8 KiB, runtime header included) cap the eager limit at 8160 B, which the
+ * program's boundary sizes (limit - 1, limit, limit + 1) are computed from, so both eager and
+ * RGET rendezvous run over ib. The fast path starts after 4 messages, early in the program.
+ */
+@Tag("rdma")
+@Timeout(600)
+class IbPointToPointTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"srq", "ardma-srq", "ardma-sr"})
+    void pointToPointOverEachEagerChannel(String channel) throws Exception {
+        MpiJob job = MpiJob.run(2, 500, IbJobs.env(channel), "256m", PointToPointProgram.class,
+                "2", "8160").assertAllPassed(2, 300);
+        assertTrue(job.err().contains("rank 0 -> rank 1: transport ib"), job::report);
+    }
+}
