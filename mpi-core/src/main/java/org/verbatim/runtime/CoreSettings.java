@@ -10,9 +10,10 @@ public final class CoreSettings implements SettingsProvider {
             "Largest message payload sent eagerly; larger ones use the rendezvous protocol "
                     + "(also capped by the transport's maximum eager size).");
     public static final Setting IDLE = new Setting("verbatim.core.idle", "auto",
-            "What a waiting rank does when idle: spin, yield (spin briefly, then sched_yield), "
-                    + "backoff (then park), block, or auto (spin while ranks per host <= cores, "
-                    + "yield up to 4 ranks per core, backoff up to 8, block beyond).");
+            "What a waiting rank does when idle: spin, spin-yield (spin ~100 us, then "
+                    + "sched_yield), yield (spin briefly, then sched_yield), backoff (then park), "
+                    + "block, or auto (spin-yield while ranks per host <= cores, yield up to 4 "
+                    + "ranks per core, backoff up to 8, block beyond).");
     public static final Setting TRANSPORTS = new Setting("verbatim.core.transports", "",
             "Comma-separated transports to open (for example shm or ib); empty = all available.");
     public static final Setting READS_IN_FLIGHT = new Setting("verbatim.core.reads-in-flight",
