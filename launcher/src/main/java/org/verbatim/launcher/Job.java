@@ -206,7 +206,11 @@ public final class Job {
         return ranks.toString();
     }
 
-    /** SIGTERM to every rank still alive and its descendants, SIGKILL after the grace period. */
+    /**
+     * SIGTERM to every rank still alive and its descendants, SIGKILL after the grace period.
+     * Signals go through the ProcessHandle: Process.destroy() would also close the rank's output
+     * pipes, losing what it wrote just before (an abort's reason, a failing rank's last lines).
+     */
     private void stopAll() throws InterruptedException {
         List<Process> all;
         synchronized (lock) {
@@ -215,7 +219,7 @@ public final class Job {
         for (Process p : all) {
             if (p.isAlive()) {
                 p.descendants().forEach(ProcessHandle::destroy);
-                p.destroy();
+                p.toHandle().destroy();
             }
         }
         long deadline = System.currentTimeMillis() + TERM_GRACE_MILLIS;
@@ -228,7 +232,7 @@ public final class Job {
         for (Process p : all) {
             if (p.isAlive()) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
+                p.toHandle().destroyForcibly();
             }
         }
         for (Process p : all) {
