@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# budget-minutes: 35
+# budget-minutes: 45
 # CI step: the RDMA test bed (docs/rdma-guest.md). Prepares the QEMU guest from Debian packages
 # (idempotent: the cache in scripts/rdma-guest/cache/ is reused when present), then runs inside
 # one guest: ibv_devices (must list rxe0 and siw0), the verbs-binding availability probe (must
