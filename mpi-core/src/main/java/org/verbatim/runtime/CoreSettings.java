@@ -12,8 +12,9 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting IDLE = new Setting("verbatim.core.idle", "auto",
             "What a waiting rank does when idle: spin, spin-yield (spin ~100 us, then "
                     + "sched_yield), yield (spin briefly, then sched_yield), backoff (then park), "
-                    + "block, or auto (spin-yield while ranks per host <= cores, yield up to 4 "
-                    + "ranks per core, backoff up to 8, block beyond).");
+                    + "block (sleep on the shm inbox's futex until a peer's message rings it), "
+                    + "or auto (spin-yield while ranks per host <= cores, yield up to 4 ranks per "
+                    + "core, backoff up to 8, block beyond).");
     public static final Setting TRANSPORTS = new Setting("verbatim.core.transports", "",
             "Comma-separated transports to open (for example shm or ib); empty = all available.");
     public static final Setting READS_IN_FLIGHT = new Setting("verbatim.core.reads-in-flight",

@@ -668,10 +668,29 @@ public final class Engine implements CompletionHandler {
         return idle.idle(count, this);
     }
 
+    /**
+     * Sleeps until a message may have arrived: in the transport when exactly one transport
+     * besides self is open and it can sleep on an event (self's traffic never arrives while
+     * this thread waits), else by parking for at most 50 microseconds. Under
+     * MPI_THREAD_MULTIPLE it always parks: a thread asleep in the transport would hold up the
+     * others (the transport is not thread-safe, so it would have to hold the engine's lock).
+     */
     void transportIdle(long maxNanos) {
-        if (transports.size() == 1) {
-            transports.get(0).idle(maxNanos);
-        } else {
+        Transport only = null;
+        if (!multiThreaded) {
+            for (int i = 0, n = transports.size(); i < n; i++) {
+                Transport t = transports.get(i);
+                if (t instanceof SelfTransport) {
+                    continue;
+                }
+                if (only != null) {
+                    only = null;
+                    break;
+                }
+                only = t;
+            }
+        }
+        if (only == null || !only.idle(maxNanos)) {
             java.util.concurrent.locks.LockSupport.parkNanos(Math.min(maxNanos, 50_000));
         }
     }

@@ -66,7 +66,12 @@ public enum IdleStrategy {
             return count + 1;
         }
     },
-    /** Yield at once, then sleep in the transport (or park) for up to a millisecond. */
+    /**
+     * Yield a few times, then sleep in the transport for up to a millisecond at a time: over shm
+     * on the inbox's futex doorbell, woken by the next commit of a peer (Doorbell). When the
+     * transport cannot sleep on an event (several network transports, MPI_THREAD_MULTIPLE, no
+     * futex) it parks for up to 50 microseconds instead.
+     */
     BLOCK {
         @Override
         int idle(int count, Engine engine) {

@@ -31,11 +31,14 @@ public interface Transport extends AutoCloseable {
     int progress();
 
     /**
-     * Called by the runtime when nothing happened for a while, so a transport that can sleep on
-     * an event (completion channel, futex) may do so for at most {@code maxNanos}. The default
-     * does nothing; the runtime's idle strategy then parks the thread itself.
+     * Called by the runtime (idle strategy "block") when nothing happened for a while and this
+     * is the only transport that can bring work: a transport that can sleep on an event
+     * (completion channel, futex) sleeps until one arrives, for at most {@code maxNanos}, and
+     * returns true (also when it returned early because work was ready). The default returns
+     * false at once: the runtime then parks the thread for a short while itself.
      */
-    default void idle(long maxNanos) {
+    default boolean idle(long maxNanos) {
+        return false;
     }
 
     /** Releases every resource; also removes any files the transport created. */

@@ -42,6 +42,17 @@ class PointToPointTest {
                 .assertAllPassed(4, 300);
     }
 
+    /**
+     * Idle strategy "block": waiting ranks sleep on their inbox's futex doorbell and are woken
+     * by the sender's commit (a lost wake-up would still finish, by the 1 ms sleep timeout,
+     * so DoorbellTest is what proves the wake itself; this proves the protocols under it).
+     */
+    @Test
+    void threeRanksSleepingWhenIdle() throws Exception {
+        MpiJob.run(3, 120, List.of("VERBATIM_CORE_IDLE=block"), "256m",
+                PointToPointProgram.class, "3", "16384").assertAllPassed(3, 300);
+    }
+
     /** Without cross-memory attach, large messages go through the shared-buffer fallback. */
     @Test
     void twoRanksWithoutCrossMemoryAttach() throws Exception {

@@ -25,7 +25,9 @@ package org.verbatim.transport.shm;
  *  |      HEAD CACHE: producers' hint of HEAD (racy, conservative) |
  *  +---------------------------------------------------------------+ 256 .. 383 padding
  *  |      HEAD: consumed position, written by the owner (release)  |
- *  +---------------------------------------------------------------+ 384 .. 4095 padding
+ *  +-------------------------------+-------------------------------+ 384 .. 511 padding
+ *  |  SLEEPING (futex word)        |  WAKE ON COMMIT               |  see Doorbell
+ *  +---------------------------------------------------------------+ 520 .. 4095 padding
  *  |                                                               |
  *  |      RING DATA: CAPACITY bytes of records, see RecordDescriptor
  *  |                                                               |
@@ -39,7 +41,7 @@ package org.verbatim.transport.shm;
 final class InboxDescriptor {
     /** "VBTMSHM1" in ASCII, little-endian. */
     static final long MAGIC = 0x314D48534D544256L;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /** The value of the probe word: what a peer must read through CMA for CMA to count as working. */
     static final long PROBE_MAGIC = 0x43_4D_41_2D_50_52_4F_42L;
 
@@ -55,6 +57,10 @@ final class InboxDescriptor {
     static final int TAIL_OFFSET = 128;
     static final int HEAD_CACHE_OFFSET = TAIL_OFFSET + COUNTER_PADDING;
     static final int HEAD_OFFSET = HEAD_CACHE_OFFSET + COUNTER_PADDING;
+    /** The owner's futex word: 1 while it sleeps (or is about to). */
+    static final int SLEEPING_OFFSET = HEAD_OFFSET + COUNTER_PADDING;
+    /** Set by the owner once it has slept: producers then check SLEEPING after commits. */
+    static final int WAKE_ON_COMMIT_OFFSET = SLEEPING_OFFSET + 4;
     /** The ring starts on its own page. */
     static final int RING_OFFSET = 4096;
 

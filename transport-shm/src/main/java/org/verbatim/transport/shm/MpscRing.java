@@ -38,6 +38,7 @@ final class MpscRing {
     private final int capacity;
     private final int mask;
     private final int maxRecordLength;
+    private final Doorbell doorbell;
 
     /**
      * @param file            the whole mapped inbox file
@@ -47,6 +48,15 @@ final class MpscRing {
      *                        be null for a producer-only view)
      */
     MpscRing(MemorySegment file, int capacity, int maxRecordLength, MemorySegment zeroes) {
+        this(file, capacity, maxRecordLength, zeroes, null);
+    }
+
+    /**
+     * @param timespec native scratch of {@link Futex#TIMESPEC_SIZE} bytes for the consumer's
+     *                 {@link #sleep} (consumer side only; null for a producer-only view)
+     */
+    MpscRing(MemorySegment file, int capacity, int maxRecordLength, MemorySegment zeroes,
+             MemorySegment timespec) {
         if (Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("ring capacity must be a power of two: " + capacity);
         }
@@ -58,6 +68,7 @@ final class MpscRing {
         this.mask = capacity - 1;
         this.maxRecordLength = maxRecordLength;
         this.zeroes = zeroes;
+        this.doorbell = new Doorbell(file, timespec);
     }
 
     int capacity() {
@@ -130,12 +141,14 @@ final class MpscRing {
         file.set(ValueLayout.JAVA_INT, offset + TYPE_OFFSET, type);
         file.set(ValueLayout.JAVA_INT, offset + SOURCE_OFFSET, source);
         INT.setRelease(file, offset + LENGTH_OFFSET, length);
+        doorbell.ring();
     }
 
     /** Turns a claimed record into padding (the sender gave it up after claiming). */
     void abandon(long offset, int length) {
         file.set(ValueLayout.JAVA_INT, offset + TYPE_OFFSET, TYPE_PADDING);
         INT.setRelease(file, offset + LENGTH_OFFSET, RecordDescriptor.align(length));
+        doorbell.ring();
     }
 
     // ---- consumer side
@@ -157,6 +170,21 @@ final class MpscRing {
             }
             release(offset, length);
         }
+    }
+
+    /** True if the record at HEAD is published (padding included): {@link #poll} has work. */
+    boolean ready() {
+        final long head = (long) LONG.getOpaque(file, (long) HEAD_OFFSET);
+        return (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
+    }
+
+    /**
+     * Sleeps in the kernel for at most {@code maxNanos} until a producer commits a record (see
+     * {@link Doorbell}); returns at once if one is ready. False if this platform cannot sleep
+     * on the ring (no futex): the caller must then wait some other way.
+     */
+    boolean sleep(long maxNanos) {
+        return doorbell.sleep(this, maxNanos);
     }
 
     /** Length (header included) of the published record at {@code offset}. */

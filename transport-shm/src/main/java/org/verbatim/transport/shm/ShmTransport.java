@@ -197,7 +197,8 @@ public final class ShmTransport implements Transport {
                 MemorySegment file = InboxFile.create(inboxPath, config.inboxSize(),
                         config.maxRecordLength(), pid, arena);
                 created = true;
-                inbox = new MpscRing(file, config.inboxSize(), config.maxRecordLength(), zeroes);
+                inbox = new MpscRing(file, config.inboxSize(), config.maxRecordLength(), zeroes,
+                        arena.allocate(Futex.TIMESPEC_SIZE, 8));
                 bootstrap.put(key("pid", rank), Long.toString(pid));
                 bootstrap.put(key("probe", rank),
                         Long.toString(file.address() + InboxDescriptor.PROBE_OFFSET));
@@ -637,6 +638,23 @@ public final class ShmTransport implements Transport {
         } finally {
             inProgress = false;
         }
+    }
+
+    /**
+     * Sleeps on the inbox's doorbell (a futex in the inbox file) until a peer commits a record,
+     * for at most {@code maxNanos}. Does not sleep while local work is pending: completions to
+     * deliver return at once, and a backlog towards a full peer inbox (the peer's consumption
+     * rings no bell here) lets the runtime park briefly instead.
+     */
+    @Override
+    public boolean idle(long maxNanos) {
+        if (closed || inbox == null || pumpCount > 0) {
+            return false;
+        }
+        if (completionCount > 0 || failuresPending) {
+            return true;
+        }
+        return inbox.sleep(maxNanos);
     }
 
     private int deliverCompletions() {
