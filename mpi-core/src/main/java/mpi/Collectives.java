@@ -110,13 +110,7 @@ final class Collectives {
     }
 
     static Reducer reducer(Op op, Datatype type) {
-        return (in, inout, n) -> {
-            try {
-                op.apply(in, inout, n, type);
-            } catch (MPIException e) {
-                throw new MpiError(ErrorClass.ERR_OP, e.getMessage());
-            }
-        };
+        return op.reducer(type);
     }
 
     static long[] bytes(int[] counts, int n, int unit) {

@@ -12,6 +12,8 @@ import org.verbatim.runtime.RecvOp;
 import org.verbatim.runtime.RequestState;
 import org.verbatim.runtime.SendOp;
 import org.verbatim.runtime.Unexpected;
+import org.verbatim.runtime.coll.BlockingCollectives;
+import org.verbatim.runtime.coll.CollGroup;
 
 /**
  * A communicator: a group of processes and a context in which their messages match. Point-to-
@@ -66,6 +68,22 @@ public class Comm implements Freeable, Cloneable {
 
     final int collectiveContext() {
         return context + 1;
+    }
+
+    /** The blocking small-collective path of this communicator, made on first use. */
+    private BlockingCollectives blocking;
+
+    /** This communicator's {@link BlockingCollectives} (remade if the communicator was rebound). */
+    final BlockingCollectives blockingCollectives() {
+        BlockingCollectives b = blocking;
+        CollGroup g = b == null ? null : b.group();
+        if (g == null || g.engine() != engine() || g.context() != collectiveContext()
+                || g.rank() != rank || g.peers() != world) {
+            b = new BlockingCollectives(new CollGroup(engine(), collectiveContext(), rank, world,
+                    process.collSettings()));
+            blocking = b;
+        }
+        return b;
     }
 
     // ------------------------------------------------------------------ errors
@@ -142,7 +160,7 @@ public class Comm implements Freeable, Cloneable {
     /** Segments of recently used buffers (not for boolean[], which is converted each time). */
     private final SegmentCache segments = new SegmentCache();
 
-    private MemorySegment sendSegment(String call, Object buf, int count, Datatype type)
+    final MemorySegment sendSegment(String call, Object buf, int count, Datatype type)
             throws MPIException {
         long bytes = (long) count * type.byteSize;
         MemorySegment cached = segments.find(buf, bytes, type.base);
@@ -160,7 +178,7 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    private MemorySegment recvSegment(String call, Object buf, int count, Datatype type)
+    final MemorySegment recvSegment(String call, Object buf, int count, Datatype type)
             throws MPIException {
         long bytes = (long) count * type.byteSize;
         MemorySegment cached = segments.find(buf, bytes, type.base);

@@ -2,9 +2,11 @@ package mpi;
 
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.MpiError;
 import org.verbatim.runtime.coll.Allgather;
 import org.verbatim.runtime.coll.Alltoall;
 import org.verbatim.runtime.coll.Barrier;
+import org.verbatim.runtime.coll.BlockingCollectives;
 import org.verbatim.runtime.coll.Gathering;
 import org.verbatim.runtime.coll.Reduction;
 import org.verbatim.runtime.coll.Scan;
@@ -23,6 +25,14 @@ final class GroupCollectives {
         Collectives.begin(c, call);
         if (c.isInterComm()) {
             return InterCollectives.barrier(c, nb);
+        }
+        if (!nb) {
+            try {
+                c.blockingCollectives().barrier(c.nextCollectiveTag());
+            } catch (MpiError e) {
+                throw c.raise(call, e);
+            }
+            return null;
         }
         return Collectives.finish(c, call, Barrier.build(Collectives.schedule(c)), nb, null);
     }
@@ -189,6 +199,9 @@ final class GroupCollectives {
         if (c.isInterComm()) {
             return InterCollectives.allReduce(c, sendbuf, recvbuf, count, type, op, nb);
         }
+        if (!nb && blockingAllReduce(c, call, sendbuf, recvbuf, count, type, op)) {
+            return null;
+        }
         Collectives.Buf out = sendbuf == null ? Collectives.inout(c, call, recvbuf, count, type)
                 : Collectives.recv(c, call, recvbuf, count, type);
         MemorySegment in = sendbuf == null ? out.seg()
@@ -196,6 +209,29 @@ final class GroupCollectives {
         Schedule s = Reduction.allreduce(Collectives.schedule(c), in, out.seg(), count,
                 type.byteSize, Collectives.reducer(op, type), Collectives.commutative(op));
         return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+    }
+
+    /**
+     * The blocking allreduce of a small vector without a schedule (no allocation once warm):
+     * user buffers through the communicator's segment cache. False when the vector is too large
+     * or a boolean[] needs conversion; the schedule then does it.
+     */
+    private static boolean blockingAllReduce(Comm c, String call, Object sendbuf, Object recvbuf,
+                                             int count, Datatype type, Op op)
+            throws MPIException {
+        BlockingCollectives b = c.blockingCollectives();
+        if (!b.allreduceFits((long) count * type.byteSize) || recvbuf instanceof boolean[]
+                || sendbuf instanceof boolean[]) {
+            return false;
+        }
+        MemorySegment out = c.recvSegment(call, recvbuf, count, type);
+        MemorySegment in = sendbuf == null ? out : c.sendSegment(call, sendbuf, count, type);
+        try {
+            b.allreduce(c.nextCollectiveTag(), in, out, count, op.reducer(type));
+        } catch (MpiError e) {
+            throw c.raise(call, e);
+        }
+        return true;
     }
 
     /**

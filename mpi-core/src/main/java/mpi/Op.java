@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.verbatim.runtime.BaseType;
 import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.coll.Reducer;
 import org.verbatim.runtime.op.ElementKind;
 import org.verbatim.runtime.op.OpCode;
 import org.verbatim.runtime.op.Reduction;
@@ -29,6 +31,11 @@ public final class Op implements Freeable {
     /** A user op has no MPI handle until first use: until then {@link #isNull()} is true. */
     private boolean used;
     private boolean freed;
+    /** The reducer bound to the last datatype used (immutable, so a racy read sees all or none). */
+    private Bound bound;
+
+    private record Bound(Datatype type, Reducer reducer) {
+    }
 
     /** A predefined operation. */
     Op(OpCode code) {
@@ -71,6 +78,25 @@ public final class Op implements Freeable {
     /** True when freed, and, as in Open MPI's bindings, for a user operation not yet used. */
     public boolean isNull() {
         return freed || (code == null && !used);
+    }
+
+    /**
+     * This operation on {@code type} as a collective's {@link Reducer}: built once per datatype
+     * in a row, so a program reducing the same type again and again allocates nothing here.
+     */
+    Reducer reducer(Datatype type) {
+        Bound b = bound;
+        if (b == null || b.type != type) {
+            b = new Bound(type, (in, inout, n) -> {
+                try {
+                    apply(in, inout, n, type);
+                } catch (MPIException e) {
+                    throw new MpiError(ErrorClass.ERR_OP, e.getMessage());
+                }
+            });
+            bound = b;
+        }
+        return b.reducer;
     }
 
     /** The predefined operation, or null for a user operation. */

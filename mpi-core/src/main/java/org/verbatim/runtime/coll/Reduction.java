@@ -74,13 +74,16 @@ public final class Reduction {
         // (a heap buffer would be staged through native memory on both sides of each message).
         boolean scratch = p > 1 && !recv.isNative() && bytes >= LARGE_HEAP_VECTOR;
         MemorySegment work = scratch ? s.temp(bytes) : recv;
-        if (send != work) {
-            s.local(() -> MemorySegment.copy(send, 0, work, 0, bytes));
-        }
-        if (p > 1) {
-            boolean pow2 = Integer.bitCount(p) == 1;
-            if (pow2 && bytes >= s.group().settings().allreduceLarge() && commutative && count >= p) {
-                rabenseifner(s, work, count, elementSize, op);
+        boolean pow2 = Integer.bitCount(p) == 1;
+        if (p > 1 && pow2 && bytes >= s.group().settings().allreduceLarge() && commutative
+                && count >= p) {
+            rabenseifner(s, send, work, count, elementSize, op); // reads send itself: no copy
+        } else {
+            if (send != work) {
+                s.local(() -> MemorySegment.copy(send, 0, work, 0, bytes));
+            }
+            if (p == 1) {
+                // nothing to combine
             } else if (pow2) {
                 recursiveDoubling(s, work, count, op);
             } else {
@@ -122,10 +125,13 @@ public final class Reduction {
     /**
      * Commutative operations on power-of-two groups, large vectors: reduce-scatter by recursive
      * halving with the distance doubling (so the bracketing is the binomial one), then an
-     * allgather retracing the same steps.
+     * allgather retracing the same steps. The input is read from {@code src}, the result ends in
+     * {@code buf}; when they differ, the first step sends its half straight from {@code src},
+     * receives the partner's half straight into {@code buf} and combines it there with the half
+     * of {@code src} it keeps, so the input is never copied as a whole.
      */
-    static Schedule rabenseifner(Schedule s, MemorySegment buf, int count, int elementSize,
-                                 Reducer op) {
+    static Schedule rabenseifner(Schedule s, MemorySegment src, MemorySegment buf, int count,
+                                 int elementSize, Reducer op) {
         int p = s.size();
         int r = s.rank();
         int steps = Integer.numberOfTrailingZeros(p);
@@ -133,7 +139,7 @@ public final class Reduction {
         int[] hi = new int[steps + 1];
         lo[0] = 0;
         hi[0] = count;
-        MemorySegment in = s.temp((long) count * elementSize);
+        MemorySegment in = s.temp((long) (count - count / 2) * elementSize);
         for (int k = 0; k < steps; k++) {
             int mask = 1 << k;
             int partner = r ^ mask;
@@ -148,7 +154,13 @@ public final class Reduction {
             lo[k + 1] = ka;
             hi[k + 1] = kb;
             MemorySegment keep = slice(buf, ka, kb, elementSize);
-            MemorySegment tmp = slice(in, ka, kb, elementSize);
+            if (k == 0 && src != buf) {
+                MemorySegment mine = slice(src, ka, kb, elementSize);
+                s.send(partner, slice(src, sa, sb, elementSize)).recv(partner, keep).waitAll();
+                s.local(() -> op.reduce(mine, keep, kb - ka)); // commutative: order-free
+                continue;
+            }
+            MemorySegment tmp = in.asSlice(0, (long) (kb - ka) * elementSize);
             s.send(partner, slice(buf, sa, sb, elementSize)).recv(partner, tmp).waitAll();
             s.local(() -> op.reduce(tmp, keep, kb - ka)); // commutative: order-free
         }
