@@ -17,7 +17,17 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting TRANSPORTS = new Setting("verbatim.core.transports", "",
             "Comma-separated transports to open (for example shm or ib); empty = all available.");
     public static final Setting READS_IN_FLIGHT = new Setting("verbatim.core.reads-in-flight",
-            "4", "Rendezvous RDMA read chunks a receive keeps in flight (pipelining).");
+            "4", "Rendezvous RDMA chunks kept in flight (pipelining): reads of an RGET receive, "
+                    + "writes of an RPUT send.");
+    public static final Setting RENDEZVOUS = new Setting("verbatim.core.rendezvous", "auto",
+            "Rendezvous protocol for messages above the eager limit: rget (the receiver "
+                    + "RDMA-reads), rput (the receiver's CTS carries its buffer; the sender "
+                    + "RDMA-writes and closes with write-with-immediate or FIN), or auto (RPUT from "
+                    + "verbatim.core.rput-threshold up when the transport writes natively, RGET "
+                    + "below; whichever exists when only one does).");
+    public static final Setting RPUT_THRESHOLD = new Setting("verbatim.core.rput-threshold",
+            "256k", "With verbatim.core.rendezvous=auto: smallest message sent by RPUT when the "
+                    + "transport has both native RDMA read and write.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
             "Count messages, volume, unexpected messages and communication memory; print at "
                     + "finalize.");
@@ -31,6 +41,7 @@ public final class CoreSettings implements SettingsProvider {
 
     @Override
     public List<Setting> settings() {
-        return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, PROFILE, PROTO_INFO);
+        return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
+                PROFILE, PROTO_INFO);
     }
 }
