@@ -29,8 +29,11 @@ public final class CoreSettings implements SettingsProvider {
             "256k", "With verbatim.core.rendezvous=auto: smallest message sent by RPUT when the "
                     + "transport has both native RDMA read and write.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
-            "Count messages, volume, unexpected messages and communication memory; print at "
-                    + "finalize.");
+            "Count messages, volume, unexpected messages and communication memory (and the "
+                    + "transports' counters); rank 0 prints the totals over the ranks at finalize.");
+    public static final Setting PROFILE_RANKS = new Setting("verbatim.core.profile-ranks", "false",
+            "With verbatim.core.profile: also print every rank's own counters, not only the job's "
+                    + "totals that rank 0 prints.");
     public static final Setting PROTO_INFO = new Setting("verbatim.core.proto-info", "false",
             "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
 
@@ -42,6 +45,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                PROFILE, PROTO_INFO);
+                PROFILE, PROFILE_RANKS, PROTO_INFO);
     }
 }

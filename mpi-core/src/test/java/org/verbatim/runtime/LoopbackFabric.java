@@ -213,6 +213,13 @@ public final class LoopbackFabric {
         }
 
         @Override
+        public java.util.List<org.verbatim.spi.ProfileCounter> profileCounters() {
+            return java.util.List.of(org.verbatim.spi.ProfileCounter.sum("posts", rank + 1),
+                    org.verbatim.spi.ProfileCounter.max("highest rank", rank),
+                    org.verbatim.spi.ProfileCounter.sumAndMax("memory", "KiB", 10L * rank));
+        }
+
+        @Override
         public void close() {
         }
     }
