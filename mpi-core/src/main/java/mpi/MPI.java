@@ -253,7 +253,15 @@ public final class MPI {
                 org.verbatim.runtime.Agreement.barrier(p.engine(), COMM_WORLD.collectiveContext(),
                         COMM_WORLD.world, COMM_WORLD.rank);
                 if (p.profiler().enabled()) {
-                    System.err.print(Profiles.report(p));
+                    if (org.verbatim.runtime.CoreSettings.PROFILE_RANKS.getBoolean(p.config())) {
+                        System.err.print(Profiles.report(p)
+                                + org.verbatim.runtime.ProfileReport.rankLines(p));
+                    }
+                    String report = org.verbatim.runtime.ProfileReport.combine(p,
+                            COMM_WORLD.collectiveContext(), COMM_WORLD.world, COMM_WORLD.rank);
+                    if (report != null) {
+                        System.err.print(report);
+                    }
                 }
                 p.close();
             } catch (MpiError e) {

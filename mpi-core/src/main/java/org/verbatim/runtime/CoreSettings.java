@@ -18,10 +18,23 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting TRANSPORTS = new Setting("verbatim.core.transports", "",
             "Comma-separated transports to open (for example shm or ib); empty = all available.");
     public static final Setting READS_IN_FLIGHT = new Setting("verbatim.core.reads-in-flight",
-            "4", "Rendezvous RDMA read chunks a receive keeps in flight (pipelining).");
+            "4", "Rendezvous RDMA chunks kept in flight (pipelining): reads of an RGET receive, "
+                    + "writes of an RPUT send.");
+    public static final Setting RENDEZVOUS = new Setting("verbatim.core.rendezvous", "auto",
+            "Rendezvous protocol for messages above the eager limit: rget (the receiver "
+                    + "RDMA-reads), rput (the receiver's CTS carries its buffer; the sender "
+                    + "RDMA-writes and closes with write-with-immediate or FIN), or auto (RPUT from "
+                    + "verbatim.core.rput-threshold up when the transport writes natively, RGET "
+                    + "below; whichever exists when only one does).");
+    public static final Setting RPUT_THRESHOLD = new Setting("verbatim.core.rput-threshold",
+            "256k", "With verbatim.core.rendezvous=auto: smallest message sent by RPUT when the "
+                    + "transport has both native RDMA read and write.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
-            "Count messages, volume, unexpected messages and communication memory; print at "
-                    + "finalize.");
+            "Count messages, volume, unexpected messages and communication memory (and the "
+                    + "transports' counters); rank 0 prints the totals over the ranks at finalize.");
+    public static final Setting PROFILE_RANKS = new Setting("verbatim.core.profile-ranks", "false",
+            "With verbatim.core.profile: also print every rank's own counters, not only the job's "
+                    + "totals that rank 0 prints.");
     public static final Setting PROTO_INFO = new Setting("verbatim.core.proto-info", "false",
             "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
 
@@ -32,6 +45,7 @@ public final class CoreSettings implements SettingsProvider {
 
     @Override
     public List<Setting> settings() {
-        return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, PROFILE, PROTO_INFO);
+        return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
+                PROFILE, PROFILE_RANKS, PROTO_INFO);
     }
 }

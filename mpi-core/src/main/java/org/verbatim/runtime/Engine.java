@@ -28,6 +28,8 @@ public final class Engine implements CompletionHandler {
     private final MatchQueues queues = new MatchQueues();
     private final RequestTable table = new RequestTable();
     private final StagingPool pool = new StagingPool();
+    private final RendezvousPolicy rendezvousPolicy;
+    private final PutRendezvous puts;
     private final Arena arena = Arena.ofShared();
     /** Header scratch: used only under the lock, so one is enough. */
     private final MemorySegment header = arena.allocate(WireHeader.RTS_SIZE, 8);
@@ -48,7 +50,15 @@ public final class Engine implements CompletionHandler {
     public Engine(int worldRank, int worldSize, long eagerLimit,
                   int maxReadsInFlight, int threadLevel, IdleStrategy idle, Profiler profiler,
                   boolean protoInfo) {
+        this(worldRank, worldSize, eagerLimit, maxReadsInFlight, threadLevel, idle, profiler,
+                protoInfo, RendezvousPolicy.auto());
+    }
+
+    Engine(int worldRank, int worldSize, long eagerLimit, int maxReadsInFlight, int threadLevel,
+           IdleStrategy idle, Profiler profiler, boolean protoInfo, RendezvousPolicy rendezvous) {
         this.worldRank = worldRank;
+        this.rendezvousPolicy = rendezvous;
+        this.puts = new PutRendezvous(this, table, pool, maxReadsInFlight);
         this.peers = new PeerState[worldSize];
         this.eagerLimit = eagerLimit;
         this.maxReadsInFlight = maxReadsInFlight;
@@ -92,7 +102,7 @@ public final class Engine implements CompletionHandler {
     private PeerState connect(int world) {
         for (Transport t : transports) {
             if (t.reaches(world)) {
-                PeerState p = new PeerState(world, t, eagerLimit);
+                PeerState p = new PeerState(world, t, eagerLimit, rendezvousPolicy);
                 peers[world] = p;
                 if (protoInfo) {
                     System.err.println(describe(p));
@@ -107,8 +117,14 @@ public final class Engine implements CompletionHandler {
     /** The protocol selection for one peer, as verbatim.core.proto-info prints it. */
     private String describe(PeerState p) {
         var caps = p.transport.capabilities();
-        String rdv = p.rendezvous == PeerState.Rendezvous.RGET
+        String get = p.rendezvous == PeerState.Rendezvous.RGET
                 ? "RGET" + (caps.hasNativeRdmaRead() ? "" : " (emulated read)") : "none";
+        String put = "RPUT" + (caps.hasNativeRdmaWrite() ? "" : " (emulated write)")
+                + (caps.has(org.verbatim.spi.Capability.WRITE_WITH_IMMEDIATE)
+                        ? " closed by write-with-immediate" : " closed by FIN");
+        String rdv = p.putFrom == RendezvousPolicy.NEVER ? get
+                : p.putFrom <= p.eagerLimit + 1 ? put
+                : get + " below " + p.putFrom + " B, " + put + " from there";
         return "verbatim: rank " + worldRank + " -> rank " + p.world + ": transport "
                 + p.transport.name() + ", eager <= " + p.eagerLimit + " B, rendezvous " + rdv
                 + " in chunks of " + p.maxRdma + " B, flags " + caps.flags();
@@ -189,6 +205,7 @@ public final class Engine implements CompletionHandler {
         }
         s.registration = s.peer.transport.register(src);
         s.id = table.add(s);
+        s.put = src.byteSize() >= s.peer.putFrom;
     }
 
     /** Tries to hand the send to the transport; false if it must wait (RETRY). */
@@ -196,12 +213,12 @@ public final class Engine implements CompletionHandler {
         PeerState p = s.peer;
         int status;
         if (s.rendezvous) {
-            WireHeader.write(header, WireHeader.RTS, (byte) 0, s.context, s.myCommRank, s.tag,
-                    s.data.byteSize(), s.id);
+            WireHeader.write(header, WireHeader.RTS, s.put ? WireHeader.FLAG_RPUT : 0, s.context,
+                    s.myCommRank, s.tag, s.data.byteSize(), s.id);
             WireHeader.writeRemote(header, s.registration.address(), s.registration.remoteKey());
             status = p.endpoint.send(rtsHeader, empty);
             if (status == PostStatus.OK) {
-                s.phase = SendOp.Phase.WAIT_FIN;
+                s.phase = s.put ? SendOp.Phase.WAIT_CTS : SendOp.Phase.WAIT_FIN;
             }
             return status == PostStatus.OK;
         }
@@ -261,7 +278,7 @@ public final class Engine implements CompletionHandler {
         return p.endpoint.send(baseHeader, empty) == PostStatus.OK;
     }
 
-    private void sendControl(PeerState p, byte kind, long id) {
+    void sendControl(PeerState p, byte kind, long id) {
         if (p.pendingCount > 0 || !postControl(p, kind, id)) {
             p.addPendingControl(kind, id);
         }
@@ -368,6 +385,10 @@ public final class Engine implements CompletionHandler {
 
     private void deliverUnexpected(Unexpected u, RecvOp r) {
         if (u.rendezvous) {
+            if (u.put) {
+                puts.start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);
+                return;
+            }
             startRead(r, u.peer, u.source, u.tag, u.length, u.remoteAddress, u.remoteKey,
                     u.senderRequest);
             return;
@@ -403,6 +424,8 @@ public final class Engine implements CompletionHandler {
                     s.finish();
                 }
             }
+            case WireHeader.CTS -> puts.onCts(source, m, at);
+            case WireHeader.PUT_FIN -> puts.onPutFin(source, WireHeader.request(m, at));
             default -> fail("rank " + worldRank + ": corrupt message kind " + kind
                     + " from rank " + source);
         }
@@ -443,14 +466,21 @@ public final class Engine implements CompletionHandler {
         long length = WireHeader.length(m, at);
         RecvOp r = queues.takePosted(context, src, tag);
         PeerState p = peer(sourceWorld);
+        boolean put = (WireHeader.flags(m, at) & WireHeader.FLAG_RPUT) != 0;
+        if (r != null && put) {
+            puts.start(r, p, src, tag, length, WireHeader.request(m, at));
+            return;
+        }
         if (r != null) {
             startRead(r, p, src, tag, length, WireHeader.address(m, at),
                     WireHeader.remoteKey(m, at), WireHeader.request(m, at));
             return;
         }
-        queues.addUnexpected(new Unexpected(context, src, tag, length, true, false,
+        Unexpected u = new Unexpected(context, src, tag, length, true, false,
                 WireHeader.request(m, at), WireHeader.address(m, at),
-                WireHeader.remoteKey(m, at), p));
+                WireHeader.remoteKey(m, at), p);
+        u.put = put;
+        queues.addUnexpected(u);
         profiler.unexpected();
     }
 
@@ -532,6 +562,9 @@ public final class Engine implements CompletionHandler {
     public void onComplete(long wrId) {
         Object o = table.get(wrId);
         if (!(o instanceof RecvOp r)) {
+            if (o instanceof SendOp s) {
+                puts.onWriteComplete(s);
+            }
             return;
         }
         r.chunksOutstanding--;
@@ -554,7 +587,7 @@ public final class Engine implements CompletionHandler {
 
     @Override
     public void onImmediate(int source, int immediate) {
-        // No point-to-point protocol uses write-with-immediate yet; datatype and window designs will.
+        puts.onImmediate(source, immediate);
     }
 
     @Override
@@ -562,7 +595,7 @@ public final class Engine implements CompletionHandler {
         fail("rank " + peer + " failed: " + reason);
     }
 
-    private void releaseRendezvous(SendOp s) {
+    void releaseRendezvous(SendOp s) {
         if (s.registration != null) {
             MemoryRegistration reg = s.registration;
             s.registration = null;
@@ -593,6 +626,7 @@ public final class Engine implements CompletionHandler {
         }
         work += retryQueued();
         work += retryReads();
+        work += puts.retry();
         if (pollerCount > 0) {
             work += runPollers();
         }
@@ -754,6 +788,7 @@ public final class Engine implements CompletionHandler {
     /** Frees the engine's own memory; transports are closed by their owner. */
     public void close() {
         pool.close();
+        puts.close();
         arena.close();
     }
 }

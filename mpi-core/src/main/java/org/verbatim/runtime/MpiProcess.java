@@ -62,7 +62,7 @@ public final class MpiProcess implements AutoCloseable {
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
         this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
                 CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler,
-                CoreSettings.PROTO_INFO.getBoolean(config));
+                CoreSettings.PROTO_INFO.getBoolean(config), RendezvousPolicy.from(config));
         List<Transport> opened = new ArrayList<>();
         opened.add(new SelfTransport(rank, engine));
         TransportContext ctx = new TransportContext(rank, size, hosts, bootstrap, engine, config);

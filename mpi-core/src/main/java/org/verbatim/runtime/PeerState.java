@@ -22,6 +22,8 @@ final class PeerState {
     /** Largest single RDMA operation. */
     final long maxRdma;
     final Rendezvous rendezvous;
+    /** Smallest message sent by RPUT ({@link RendezvousPolicy#NEVER}: always RGET). */
+    final long putFrom;
 
     SendOp queuedHead;
     SendOp queuedTail;
@@ -30,7 +32,7 @@ final class PeerState {
     long[] pendingIds = new long[8];
     int pendingCount;
 
-    PeerState(int world, Transport transport, long configuredEagerLimit) {
+    PeerState(int world, Transport transport, long configuredEagerLimit, RendezvousPolicy policy) {
         this.world = world;
         this.transport = transport;
         this.endpoint = transport.endpoint(world);
@@ -38,6 +40,7 @@ final class PeerState {
         this.eagerLimit = Math.min(configuredEagerLimit, caps.maxEager() - WireHeader.BASE_SIZE);
         this.maxRdma = Math.max(1, caps.maxRdma());
         this.rendezvous = caps.has(Capability.RDMA_READ) ? Rendezvous.RGET : Rendezvous.NONE;
+        this.putFrom = policy.putFrom(caps);
     }
 
     boolean hasQueued() {

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Profiler {
     /** Size classes: 0 B, then powers of two up to 4 MiB and above. */
-    private static final int CLASSES = 24;
+    static final int CLASSES = 24;
 
     private final boolean enabled;
     private final LongAdder[] counts = new LongAdder[CLASSES];
@@ -55,12 +55,31 @@ public final class Profiler {
 
     /** Message count and volume per size class, as text lines. */
     public String histogram() {
+        long[] n = new long[CLASSES];
+        long[] v = new long[CLASSES];
+        for (int i = 0; i < CLASSES; i++) {
+            n[i] = counts[i].sum();
+            v[i] = volume[i].sum();
+        }
+        return histogram(n, v);
+    }
+
+    /** Messages of size class {@code i} (0 B, then up to 2^i B). */
+    long count(int sizeClass) {
+        return counts[sizeClass].sum();
+    }
+
+    long volume(int sizeClass) {
+        return volume[sizeClass].sum();
+    }
+
+    /** The histogram lines for counts and volumes per size class. */
+    static String histogram(long[] counts, long[] volumes) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < CLASSES; i++) {
-            long n = counts[i].sum();
-            if (n > 0) {
+            if (counts[i] > 0) {
                 String label = i == 0 ? "0 B" : "<= " + (1L << (i)) + " B";
-                sb.append(String.format("  %-14s %10d msgs %14d bytes%n", label, n, volume[i].sum()));
+                sb.append(String.format("  %-14s %10d msgs %14d bytes%n", label, counts[i], volumes[i]));
             }
         }
         return sb.toString();

@@ -1,6 +1,7 @@
 package org.verbatim.runtime;
 
 import java.lang.foreign.MemorySegment;
+import org.verbatim.spi.MemoryRegistration;
 
 /** A posted receive (or a matched-probe receive) in flight. */
 public final class RecvOp extends RequestState {
@@ -26,6 +27,8 @@ public final class RecvOp extends RequestState {
     long remoteKey;
     long senderRequest;
     PeerState peer;
+    /** RPUT: the receive buffer (or its staging) as registered for the sender's writes. */
+    MemoryRegistration registration;
 
     RecvOp(int context, int source, int tag, MemorySegment data, Object keepAlive) {
         this.context = context;
@@ -48,6 +51,7 @@ public final class RecvOp extends RequestState {
         this.staging = null;
         this.chunksOutstanding = 0;
         this.peer = null;
+        this.registration = null;
     }
 
     boolean matches(int msgContext, int msgSource, int msgTag) {

@@ -50,6 +50,14 @@ final class RequestTable {
         return r;
     }
 
+    /** The id of the request now in {@code slot}, or -1 if the slot is free or unknown. */
+    long currentId(int slot) {
+        if (slot < 0 || slot >= used || slots[slot] == null) {
+            return -1;
+        }
+        return ((long) generations[slot] << 32) | slot;
+    }
+
     int inFlight() {
         return used - freeCount;
     }

@@ -6,7 +6,7 @@ import org.verbatim.spi.MemoryRegistration;
 /** A point-to-point send in flight. */
 public final class SendOp extends RequestState {
     /** Where it is in its protocol. */
-    enum Phase { QUEUED, WAIT_ACK, WAIT_FIN, DONE }
+    enum Phase { QUEUED, WAIT_ACK, WAIT_FIN, WAIT_CTS, WRITING, DONE }
 
     final PeerState peer;
     final int context;
@@ -21,6 +21,17 @@ public final class SendOp extends RequestState {
     /** Native copy or registration of the data for the rendezvous (released at FIN). */
     MemorySegment staging;
     MemoryRegistration registration;
+    /** RPUT (the receiver's CTS names its buffer; this side writes) instead of RGET. */
+    boolean put;
+    /** RPUT state, from the CTS: where to write, how much, and how to close. */
+    long remoteAddress;
+    long remoteKey;
+    long bytesToWrite;
+    long writeOffset;
+    int chunksOutstanding;
+    int immediate;
+    long receiverRequest;
+    boolean finByMessage;
     /** Next request queued behind this one for the same peer (send order). */
     SendOp nextQueued;
     /** Runs when the send completes (bsend releases its buffer space). */

@@ -17,6 +17,8 @@ public final class Unexpected {
     final long remoteAddress;
     final long remoteKey;
     final PeerState peer;
+    /** A rendezvous whose sender asked for RPUT (the receiver answers with a CTS). */
+    boolean put;
     /** Eager payload (from the pool), or null for a rendezvous. */
     MemorySegment payload;
     Unexpected prev;

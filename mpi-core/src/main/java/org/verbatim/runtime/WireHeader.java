@@ -24,7 +24,14 @@ import java.lang.foreign.ValueLayout;
  * 40                                               48
  *  |  remote key of that registration (RTS)         |
  *  +------------------------------------------------+  (48: end of RTS)
+ * 48                                               56
+ *  |  receiver's request id (CTS)                   |
+ *  +------------------------------------------------+  (56: end of CTS)
  * </pre>
+ *
+ * A CTS (RPUT) reuses the fields: LENGTH is the number of bytes the receiver accepts, REQUEST the
+ * sender's id, ADDRESS and REMOTE_KEY the receiver's registered buffer, TAG the 32-bit token the
+ * sender puts in the closing write-with-immediate, and RECEIVER_REQUEST the id a PUT_FIN names.
  *
  * Fields are in native byte order: peers of one job share the byte order (checked at start-up
  * through the bootstrap for network transports).
@@ -39,9 +46,11 @@ public final class WireHeader {
     public static final int REQUEST = 24;
     public static final int ADDRESS = 32;
     public static final int REMOTE_KEY = 40;
+    public static final int RECEIVER_REQUEST = 48;
 
     public static final int BASE_SIZE = 32;
     public static final int RTS_SIZE = 48;
+    public static final int CTS_SIZE = 56;
 
     /** Eager data follows the header. */
     public static final byte EAGER = 1;
@@ -51,9 +60,17 @@ public final class WireHeader {
     public static final byte FIN = 3;
     /** Synchronous-mode eager message was matched (REQUEST = sender's id). */
     public static final byte SYNC_ACK = 4;
+    /** RPUT clear to send: the sender RDMA-writes into ADDRESS/REMOTE_KEY (see the CTS layout). */
+    public static final byte CTS = 5;
+    /** RPUT finished without an immediate: the data is in place (REQUEST = receiver's id). */
+    public static final byte PUT_FIN = 6;
 
     /** flag: the sender waits for SYNC_ACK (synchronous mode). */
     public static final byte FLAG_SYNC = 1;
+    /** flag on an RTS: the sender asks for RPUT (answer with CTS), not RGET. */
+    public static final byte FLAG_RPUT = 2;
+    /** flag on a CTS: close with a PUT_FIN message, not a write-with-immediate. */
+    public static final byte FLAG_PUT_FIN = 4;
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -97,6 +114,10 @@ public final class WireHeader {
         return m.get(LONG, at + REMOTE_KEY);
     }
 
+    public static long receiverRequest(MemorySegment m, long at) {
+        return m.get(LONG, at + RECEIVER_REQUEST);
+    }
+
     /** Writes the common fields into {@code h}. */
     public static void write(MemorySegment h, byte kind, byte flags, int context, int source,
                              int tag, long length, long request) {
@@ -113,5 +134,9 @@ public final class WireHeader {
     public static void writeRemote(MemorySegment h, long address, long remoteKey) {
         h.set(LONG, ADDRESS, address);
         h.set(LONG, REMOTE_KEY, remoteKey);
+    }
+
+    public static void writeReceiverRequest(MemorySegment h, long request) {
+        h.set(LONG, RECEIVER_REQUEST, request);
     }
 }

@@ -41,6 +41,14 @@ public interface Transport extends AutoCloseable {
         return false;
     }
 
+    /**
+     * The transport's profiler counters now ({@code verbatim.core.profile}): the runtime combines
+     * them over the ranks and rank 0 prints them at finalize. The default has none.
+     */
+    default java.util.List<ProfileCounter> profileCounters() {
+        return java.util.List.of();
+    }
+
     /** Releases every resource; also removes any files the transport created. */
     @Override
     void close();

@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.verbatim.spi.Capabilities;
 import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
@@ -25,9 +26,20 @@ public final class LoopbackFabric {
     private final AtomicInteger[] depth;
     private final int capacity;
     private final int maxEager;
+    private final boolean immediates;
+    /** RDMA operations posted on the fabric (all ranks), for tests that check the protocol. */
+    public final AtomicLong writes = new AtomicLong();
+    public final AtomicLong reads = new AtomicLong();
+    public final AtomicLong writesWithImmediate = new AtomicLong();
 
-    @SuppressWarnings("unchecked")
     public LoopbackFabric(int size, int capacity, int maxEager) {
+        this(size, capacity, maxEager, false);
+    }
+
+    /** With {@code immediates}, the fabric also advertises and delivers write-with-immediate. */
+    @SuppressWarnings("unchecked")
+    public LoopbackFabric(int size, int capacity, int maxEager, boolean immediates) {
+        this.immediates = immediates;
         inboxes = new ConcurrentLinkedQueue[size];
         depth = new AtomicInteger[size];
         for (int i = 0; i < size; i++) {
@@ -66,8 +78,10 @@ public final class LoopbackFabric {
         private final int rank;
         private final CompletionHandler handler;
         private final ArrayDeque<Long> completions = new ArrayDeque<>();
-        private final Capabilities caps = new Capabilities(
-                EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE),
+        private final Capabilities caps = new Capabilities(immediates
+                ? EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE,
+                        Capability.WRITE_WITH_IMMEDIATE)
+                : EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE),
                 0, maxEager, 1 << 16, 1, 100, 1e9, 50);
 
         Loop(int rank, CompletionHandler handler) {
@@ -117,6 +131,7 @@ public final class LoopbackFabric {
 
                 @Override
                 public int write(MemorySegment local, long remoteAddress, long key, long wrId) {
+                    writes.incrementAndGet();
                     MemorySegment.copy(local, 0, MemorySegment.ofAddress(remoteAddress)
                             .reinterpret(local.byteSize()), 0, local.byteSize());
                     completions.add(wrId);
@@ -126,11 +141,20 @@ public final class LoopbackFabric {
                 @Override
                 public int writeWithImmediate(MemorySegment local, long remoteAddress, long key,
                                               int imm, long wrId) {
-                    throw new UnsupportedOperationException();
+                    if (!immediates) {
+                        throw new UnsupportedOperationException("no write-with-immediate");
+                    }
+                    writesWithImmediate.incrementAndGet();
+                    MemorySegment.copy(local, 0, MemorySegment.ofAddress(remoteAddress)
+                            .reinterpret(local.byteSize()), 0, local.byteSize());
+                    inboxes[peer].add(new Object[] {rank, imm});
+                    completions.add(wrId);
+                    return PostStatus.OK;
                 }
 
                 @Override
                 public int read(MemorySegment local, long remoteAddress, long key, long wrId) {
+                    reads.incrementAndGet();
                     MemorySegment.copy(MemorySegment.ofAddress(remoteAddress)
                             .reinterpret(local.byteSize()), 0, local, 0, local.byteSize());
                     completions.add(wrId);
@@ -176,11 +200,23 @@ public final class LoopbackFabric {
             }
             Object[] m;
             while ((m = inboxes[rank].poll()) != null) {
+                if (m[1] instanceof Integer imm) {
+                    handler.onImmediate((Integer) m[0], imm);
+                    work++;
+                    continue;
+                }
                 depth[rank].decrementAndGet();
                 handler.onReceive((Integer) m[0], MemorySegment.ofArray((byte[]) m[1]));
                 work++;
             }
             return work;
+        }
+
+        @Override
+        public java.util.List<org.verbatim.spi.ProfileCounter> profileCounters() {
+            return java.util.List.of(org.verbatim.spi.ProfileCounter.sum("posts", rank + 1),
+                    org.verbatim.spi.ProfileCounter.max("highest rank", rank),
+                    org.verbatim.spi.ProfileCounter.sumAndMax("memory", "KiB", 10L * rank));
         }
 
         @Override

@@ -2,6 +2,8 @@ package org.verbatim.mpitests;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,5 +27,20 @@ class IbPointToPointTest {
         MpiJob job = MpiJob.run(2, 500, IbJobs.env(channel), "256m", PointToPointProgram.class,
                 "2", "8160").assertAllPassed(2, 300);
         assertTrue(job.err().contains("rank 0 -> rank 1: transport ib"), job::report);
+    }
+
+    /**
+     * RPUT forced: every rendezvous is RTS, CTS, RDMA writes closed by write-with-immediate (on
+     * ardma-sr the immediate costs a receive credit, so the credit path runs too).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"srq", "ardma-sr"})
+    void pointToPointWithRput(String channel) throws Exception {
+        List<String> env = new ArrayList<>(IbJobs.env(channel));
+        env.add("VERBATIM_CORE_RENDEZVOUS=rput");
+        MpiJob job = MpiJob.run(2, 500, env, "256m", PointToPointProgram.class, "2", "8160")
+                .assertAllPassed(2, 300);
+        assertTrue(job.err().contains("rank 0 -> rank 1: transport ib, eager <= 8160 B, "
+                + "rendezvous RPUT closed by write-with-immediate"), job::report);
     }
 }

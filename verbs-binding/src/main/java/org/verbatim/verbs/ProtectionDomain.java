@@ -39,6 +39,14 @@ public final class ProtectionDomain extends NativeResource {
         return new QueuePair(this, config);
     }
 
+    /**
+     * {@code ibv_create_ah} for unreliable-datagram sends to the port at {@code lid} (InfiniBand)
+     * or {@code gid} sent from local GID {@code gidIndex} (RoCE; -1 for no global route).
+     */
+    public AddressHandle createAddressHandle(int port, int lid, byte[] gid, int gidIndex) {
+        return new AddressHandle(this, port, lid, gid, gidIndex);
+    }
+
     @Override
     void release(MemorySegment handle) {
         verbs_h.ibv_dealloc_pd(releaseState(), handle);

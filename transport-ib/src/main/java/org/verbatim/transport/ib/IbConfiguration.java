@@ -44,10 +44,16 @@ public final class IbConfiguration {
     public static final Setting REG_CACHE_SIZE = new Setting("verbatim.ib.reg-cache-size", "256m",
             "Bound on memory kept pinned by the registration cache once its users have closed their registrations.");
 
+    public static final Setting CONNECT_RESEND = new Setting("verbatim.ib.connect-resend", "250",
+            "Milliseconds after which an unanswered connection request or reply is sent again over UD.");
+    public static final Setting CONNECT_TIMEOUT = new Setting("verbatim.ib.connect-timeout", "60",
+            "Seconds a connection may take to set up (UD request, reply, ready) before the peer is reported failed.");
+
     /** Every setting of this module, in documentation order. */
     public static final List<Setting> SETTINGS = List.of(DEVICE, PORT, GID_INDEX, EAGER_CHANNEL, EAGER_SIZE,
             SRQ_SIZE, SRQ_MAX, SRQ_LOW_WATERMARK, SR_BUFFERS, SEND_BUFFERS, SEND_QUEUE_DEPTH, MAX_INLINE,
-            SIGNAL_INTERVAL, FASTPATH_THRESHOLD, FASTPATH_PEERS, FASTPATH_SLOTS, REG_CACHE_SIZE);
+            SIGNAL_INTERVAL, FASTPATH_THRESHOLD, FASTPATH_PEERS, FASTPATH_SLOTS, REG_CACHE_SIZE,
+            CONNECT_RESEND, CONNECT_TIMEOUT);
 
     final String device;
     final int port;
@@ -66,6 +72,8 @@ public final class IbConfiguration {
     final int fastPathPeers;
     final int fastPathSlots;
     final long regCacheSize;
+    final int connectResendMillis;
+    final int connectTimeoutSeconds;
 
     private IbConfiguration(Map<String, String> c) {
         device = DEVICE.get(c).trim();
@@ -86,6 +94,8 @@ public final class IbConfiguration {
         fastPathPeers = range(FASTPATH_PEERS, c, 0, 1 << 20);
         fastPathSlots = range(FASTPATH_SLOTS, c, 4, 1 << 12);
         regCacheSize = REG_CACHE_SIZE.getSize(c);
+        connectResendMillis = range(CONNECT_RESEND, c, 1, 60_000);
+        connectTimeoutSeconds = range(CONNECT_TIMEOUT, c, 1, 86_400);
         if (gidIndex < -1) {
             throw new IllegalArgumentException(GID_INDEX.name() + " must be -1 or an index: " + gidIndex);
         }

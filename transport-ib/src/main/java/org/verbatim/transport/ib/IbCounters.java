@@ -15,6 +15,9 @@ public final class IbCounters {
     long messagesReceived;
     long fastPathMessagesReceived;
     long retries;
+    int queuePairs;
+    long connectRequests;
+    long connectResends;
 
     void allocated(long bytes) {
         communicationMemory += bytes;
@@ -55,6 +58,21 @@ public final class IbCounters {
 
     public long fastPathMessagesReceived() {
         return fastPathMessagesReceived;
+    }
+
+    /** RC queue pairs this process created (one per peer it talks to, on demand). */
+    public int queuePairs() {
+        return queuePairs;
+    }
+
+    /** Connection requests this process sent (first use of a peer). */
+    public long connectRequests() {
+        return connectRequests;
+    }
+
+    /** Connection datagrams sent again: no answer came in time, or the peer asked again. */
+    public long connectResends() {
+        return connectResends;
     }
 
     /** Sends refused with RETRY (no credit, buffer or queue slot). */

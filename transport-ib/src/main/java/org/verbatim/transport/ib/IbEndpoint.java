@@ -38,6 +38,12 @@ final class IbEndpoint implements Endpoint {
     private long tail;
     private int unsignalled;
     boolean failed;
+    /** Posts are refused (RETRY): the connection is not set up yet, or it failed. */
+    boolean blocked = true;
+    /** The connection is still being set up ({@link ConnectionManager}). */
+    boolean connecting = true;
+    /** The peer's RC queue pair number, once known. */
+    int remoteQpn;
 
     /** ardma-sr: credits for this side's data, and counting of the peer's consumed data. */
     final CreditAccount sr;
@@ -85,7 +91,7 @@ final class IbEndpoint implements Endpoint {
             throw new IllegalArgumentException("eager message of " + length + " bytes exceeds maxEager "
                     + t.config.eagerSize);
         }
-        if (failed || head - tail >= depth - 1) {
+        if (blocked || head - tail >= depth - 1) {
             return retry();
         }
         if (startPending && sendControl(IbTransport.CTRL_RING_START, 0, null) != PostStatus.OK) {
@@ -131,7 +137,7 @@ final class IbEndpoint implements Endpoint {
      * optional small payload (the ring offer). Not charged to credits (the receiver's reserve).
      */
     int sendControl(int type, int value, MemorySegment payload) {
-        if (failed || head - tail >= depth - 1) {
+        if (blocked || head - tail >= depth - 1) {
             return PostStatus.RETRY;
         }
         MemorySegment body = payload == null ? MemorySegment.NULL : payload;
@@ -219,7 +225,7 @@ final class IbEndpoint implements Endpoint {
 
     private int rdma(int opcode, MemorySegment local, long remoteAddress, long remoteKey, int immediate,
                      long wrId) {
-        if (failed || head - tail >= depth - 1) {
+        if (blocked || head - tail >= depth - 1) {
             return retry();
         }
         long length = local.byteSize();

@@ -5,10 +5,7 @@ import static org.verbatim.verbs.raw.verbs_h_constants.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.spi.Capabilities;
@@ -17,6 +14,7 @@ import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.ProfileCounter;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
@@ -32,14 +30,14 @@ import org.verbatim.verbs.WorkCompletions;
 import org.verbatim.verbs.raw.ibv_device_attr;
 
 /**
- * MPI's InfiniBand / RoCE transport: one RC queue pair per peer, eager messages over a shared
- * receive queue or per-connection buffers plus the adaptive RDMA fast path, RDMA read, write and
- * write-with-immediate, and a registration cache. See docs/transport-ib.md.
+ * MPI's InfiniBand / RoCE transport: one RC queue pair per peer that talks, eager messages over a
+ * shared receive queue or per-connection buffers plus the adaptive RDMA fast path, RDMA read,
+ * write and write-with-immediate, and a registration cache. See docs/transport-ib.md.
  *
- * <p>Connection set-up: every rank creates one RC queue pair per peer at open and publishes the
- * port address (LID, GID, GID index, MTU) and its queue pair numbers and PSN through the
- * bootstrap; after the barrier each side moves its queue pairs to RTR and RTS. Eager buffers, the
- * costly part, are on demand (SRQ growth, fast path after N messages).
+ * <p>Connection set-up is on demand ({@link ConnectionManager}): at open every rank publishes
+ * the address of one UD queue pair through the bootstrap; the first {@code endpoint(peer)}
+ * creates the RC queue pair and exchanges QP number, PSN and port address with the peer over UD.
+ * Eager buffers, the costly part, are on demand too (SRQ growth, fast path after N messages).
  */
 public final class IbTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(IbTransport.class);
@@ -60,7 +58,6 @@ public final class IbTransport implements Transport {
 
     private final int rank;
     private final int size;
-    private final boolean profile;
     private final Arena arena = Arena.ofShared();
     private final PortSelection.Selected port;
     private final ProtectionDomain pd;
@@ -69,9 +66,13 @@ public final class IbTransport implements Transport {
     private final SharedReceiveQueue srq;
     private final ReceiveBuffers receiveBuffers;
     private final IbEndpoint[] endpoints;
-    private final Map<Integer, Integer> peerByQpn = new HashMap<>();
     private final int[] qpnKeys;
     private final int[] qpnPeers;
+    private int qpnCount;
+    private final int depth;
+    private final int qpInline;
+    private final ConnectionManager connections;
+    private int progressCalls;
     private final WorkCompletions sendWc;
     private final WorkCompletions recvWc;
     private final RegistrationCache registrations;
@@ -89,7 +90,6 @@ public final class IbTransport implements Transport {
         this.rank = ctx.rank();
         this.size = ctx.size();
         this.port = port;
-        this.profile = Boolean.parseBoolean(ctx.config("verbatim.core.profile", "false").trim());
         var context = port.context();
         MemorySegment attr = context.queryDevice(arena);
         int maxQpWr = ibv_device_attr.max_qp_wr(attr);
@@ -97,7 +97,7 @@ public final class IbTransport implements Transport {
         int maxSrqWr = ibv_device_attr.max_srq_wr(attr);
         int maxCqe = ibv_device_attr.max_cqe(attr);
         this.pd = context.allocateProtectionDomain();
-        int depth = Math.min(config.sendQueueDepth, Integer.highestOneBit(Math.max(8, maxQpWr)));
+        this.depth = Math.min(config.sendQueueDepth, Integer.highestOneBit(Math.max(8, maxQpWr)));
         int peers = Math.max(1, size - 1);
         int recvEntries = config.channel.sharedReceiveQueue() ? config.srqMax : config.srBuffers * peers;
         this.sendCq = context.createCompletionQueue(Math.min(maxCqe, depth * peers + 16), null);
@@ -112,18 +112,11 @@ public final class IbTransport implements Transport {
         this.endpoints = new IbEndpoint[size];
         this.qpnKeys = new int[size];
         this.qpnPeers = new int[size];
-        int granted = Integer.MAX_VALUE;
-        for (int p = 0; p < size; p++) {
-            if (p == rank) {
-                continue;
-            }
-            QueuePair qp = createQueuePair(depth, config.srBuffers);
-            granted = Math.min(granted, qp.maxInline());
-            qp.toInit(port.port(), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, 0);
-            endpoints[p] = new IbEndpoint(this, p, qp, arena, depth);
-            peerByQpn.put(qp.qpNum(), p);
-        }
-        this.maxInline = granted == Integer.MAX_VALUE ? 0 : Math.min(granted, config.maxInline);
+        // One probe queue pair learns the inline size the device grants; connections come later.
+        QueuePair probe = createQueuePair(depth, config.srBuffers, config.maxInline);
+        this.qpInline = probe.maxInline();
+        probe.close();
+        this.maxInline = Math.min(qpInline, config.maxInline);
         this.inlineScratch = arena.allocate(Math.max(64, maxInline + FastPathDescriptor.FOOTER), 64);
         this.offerScratch = arena.allocate(64, 64);
         this.sendBuffers = new SendBuffers(pd, arena, config.sendBuffers,
@@ -135,19 +128,6 @@ public final class IbTransport implements Transport {
             counters.allocated((long) config.srqSize * bufferSize);
             counters.srqBuffers = config.srqSize;
             srq.armLimit(config.srqLowWatermark);
-        } else {
-            for (IbEndpoint ep : endpoints) {
-                if (ep != null) {
-                    int slab = receiveBuffers.addSlab(config.srBuffers, ep.peer);
-                    receiveBuffers.postAll(slab, null, ep.qp);
-                    counters.allocated((long) config.srBuffers * bufferSize);
-                }
-            }
-        }
-        int i = 0;
-        for (var e : peerByQpn.entrySet()) {
-            qpnKeys[i] = e.getKey();
-            qpnPeers[i++] = e.getValue();
         }
         this.sendWc = new WorkCompletions(arena, POLL_BATCH);
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
@@ -160,12 +140,13 @@ public final class IbTransport implements Transport {
         long maxMsg = 1L << 30;
         this.capabilities = new Capabilities(flags, maxInline, config.eagerSize, maxMsg, maxSge,
                 port.roce() ? 5_000 : 2_000, port.roce() ? 1.0e9 : 5.0e9, 500);
+        this.connections = new ConnectionManager(this, port, pd, arena, rank, size, config);
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-ib-async-" + rank);
     }
 
-    private QueuePair createQueuePair(int depth, int recvDepth) {
-        int inline = config.maxInline;
+    private QueuePair createQueuePair(int depth, int recvDepth, int requestedInline) {
+        int inline = requestedInline;
         while (true) {
             try {
                 return pd.createQueuePair(new QueuePairConfig(QueuePairType.RC, sendCq, recvCq, srq, depth,
@@ -200,35 +181,70 @@ public final class IbTransport implements Transport {
         return t;
     }
 
-    /** Publishes this rank's address and QP numbers, then brings every QP to RTR and RTS. */
+    /** Publishes this rank's UD address; queue pairs connect later, on first use. */
     private void connect(TransportContext ctx) {
-        int psn = ThreadLocalRandom.current().nextInt(1 << 24);
-        StringBuilder value = new StringBuilder();
-        value.append(port.attributes().lid()).append(':')
-                .append(port.gid() == null ? "-" : HexFormat.of().formatHex(port.gid())).append(':')
-                .append(port.attributes().activeMtu()).append(':').append(psn).append(':');
-        for (int p = 0; p < size; p++) {
-            value.append(p == rank ? 0 : endpoints[p].qp.qpNum()).append(p + 1 < size ? "," : "");
-        }
-        ctx.bootstrap().put("ib." + rank, value.toString());
+        connections.publish(ctx.bootstrap());
         ctx.bootstrap().barrier();
-        for (int p = 0; p < size; p++) {
-            if (p == rank) {
-                continue;
-            }
-            String[] f = ctx.bootstrap().get("ib." + p).split(":");
-            int lid = Integer.parseInt(f[0]);
-            byte[] gid = f[1].equals("-") ? null : HexFormat.of().parseHex(f[1]);
-            int mtu = Math.min(Integer.parseInt(f[2]), port.attributes().activeMtu());
-            int remotePsn = Integer.parseInt(f[3]);
-            int remoteQpn = Integer.parseInt(f[4].split(",")[rank]);
-            int gidIndex = port.roce() || gid != null && lid == 0 ? port.gidIndex() : -1;
-            var params = new ConnectionParameters(port.port(), mtu, remoteQpn, lid, gidIndex >= 0 ? gid : null,
-                    gidIndex, remotePsn, psn);
-            endpoints[p].qp.toRtr(params);
-            endpoints[p].qp.toRts(params);
+    }
+
+    // ------------------------------------------------------------------ connections
+
+    IbEndpoint endpointOrNull(int peer) {
+        return endpoints[peer];
+    }
+
+    /** The endpoint for {@code peer}, creating its RC queue pair (INIT) if there is none yet. */
+    IbEndpoint endpointOrCreate(int peer) {
+        IbEndpoint ep = endpoints[peer];
+        if (ep != null) {
+            return ep;
         }
-        ctx.bootstrap().barrier();
+        QueuePair qp = createQueuePair(depth, config.srBuffers, qpInline);
+        qp.toInit(port.port(), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, 0);
+        ep = new IbEndpoint(this, peer, qp, arena, depth);
+        if (srq == null) {
+            int slab = receiveBuffers.addSlab(config.srBuffers, peer);
+            receiveBuffers.postAll(slab, null, qp);
+            counters.allocated((long) config.srBuffers * receiveBuffers.bufferSize());
+        }
+        qpnKeys[qpnCount] = qp.qpNum();
+        qpnPeers[qpnCount++] = peer;
+        counters.queuePairs++;
+        endpoints[peer] = ep;
+        return ep;
+    }
+
+    /** Moves {@code ep}'s queue pair to RTR and RTS towards the peer's queue pair {@code remoteQpn}. */
+    void establish(IbEndpoint ep, int remoteQpn, int remotePsn, int lid, byte[] gid, int mtu, int localPsn) {
+        int pathMtu = Math.min(mtu, port.attributes().activeMtu());
+        int gidIndex = port.roce() || gid != null && lid == 0 ? port.gidIndex() : -1;
+        var params = new ConnectionParameters(port.port(), pathMtu, remoteQpn, lid, gidIndex >= 0 ? gid : null,
+                gidIndex, remotePsn, localPsn);
+        ep.qp.toRtr(params);
+        ep.qp.toRts(params);
+        ep.remoteQpn = remoteQpn;
+    }
+
+    /** Both sides of {@code ep}'s connection can receive: posts may go out. */
+    void ready(IbEndpoint ep) {
+        ep.connecting = false;
+        ep.blocked = ep.failed;
+        LOG.debug("rank {}: connected to rank {} (QP {} -> {})", rank, ep.peer, ep.qp.qpNum(), ep.remoteQpn);
+    }
+
+    void connectionFailed(int peer, String reason) {
+        IbEndpoint ep = endpoints[peer];
+        if (ep == null || ep.failed) {
+            return;
+        }
+        ep.failed = true;
+        ep.blocked = true;
+        handler.onPeerFailure(peer, reason);
+    }
+
+    /** The connection manager (tests). */
+    ConnectionManager connections() {
+        return connections;
     }
 
     // ------------------------------------------------------------------ SPI
@@ -253,7 +269,12 @@ public final class IbTransport implements Transport {
         if (!reaches(peer)) {
             throw new IllegalArgumentException("ib does not reach rank " + peer);
         }
-        return endpoints[peer];
+        IbEndpoint ep = endpoints[peer];
+        if (ep == null) {
+            ep = endpointOrCreate(peer);
+            connections.connect(ep);
+        }
+        return ep;
     }
 
     @Override
@@ -306,7 +327,11 @@ public final class IbTransport implements Transport {
 
     @Override
     public int progress() {
-        int work = pollReceives();
+        int work = 0;
+        if (connections.busy() || (++progressCalls & 15) == 0) {
+            work += connections.poll();
+        }
+        work += pollReceives();
         work += pollSends();
         FastPathRing[] r = rings;
         for (int i = 0; i < r.length; i++) {
@@ -346,6 +371,9 @@ public final class IbTransport implements Transport {
                     fail(ep, "receive", status);
                 }
                 continue;
+            }
+            if (ep.connecting) {
+                connections.trafficFrom(ep);
             }
             boolean data = false;
             if (recvWc.opcode(i) == IBV_WC_RECV_RDMA_WITH_IMM) {
@@ -397,7 +425,7 @@ public final class IbTransport implements Transport {
     }
 
     private int peerOf(int qpn) {
-        for (int i = 0, n = size - 1; i < n; i++) {
+        for (int i = 0, n = qpnCount; i < n; i++) {
             if (qpnKeys[i] == qpn) {
                 return qpnPeers[i];
             }
@@ -484,6 +512,7 @@ public final class IbTransport implements Transport {
             return;
         }
         ep.failed = true;
+        ep.blocked = true;
         handler.onPeerFailure(ep.peer, "ib: " + what + " work request to rank " + ep.peer + " failed with "
                 + "status " + status + " (" + statusName(status) + ") on " + port.describe());
     }
@@ -527,9 +556,6 @@ public final class IbTransport implements Transport {
         if (asyncEvents != null) {
             asyncEvents.close();
         }
-        if (profile) {
-            System.err.println(profileLine());
-        }
         try {
             registrations.clear();
         } catch (RuntimeException e) {
@@ -539,14 +565,37 @@ public final class IbTransport implements Transport {
         arena.close();
     }
 
-    /** The counters in one line, as printed at finalize with verbatim.core.profile=true. */
+    /** The profiler counters (verbatim.core.profile), combined over the ranks at finalize. */
+    @Override
+    public List<ProfileCounter> profileCounters() {
+        return List.of(
+                ProfileCounter.sumAndMax("communication memory", "KiB", counters.communicationMemory >> 10),
+                ProfileCounter.sumAndMax("peak communication memory", "KiB", counters.peakCommunicationMemory >> 10),
+                ProfileCounter.sumAndMax("queue pairs", "", counters.queuePairs),
+                ProfileCounter.sum("connection requests", counters.connectRequests),
+                ProfileCounter.sum("connection resends", counters.connectResends),
+                ProfileCounter.sumAndMax("fast-path peers", "", counters.fastPathPeers),
+                ProfileCounter.sum("SRQ low-watermark events", counters.srqLimitEvents),
+                ProfileCounter.max("SRQ buffers", counters.srqBuffers),
+                ProfileCounter.sum("sent", counters.messagesSent),
+                ProfileCounter.sum("received", counters.messagesReceived),
+                ProfileCounter.sum("received on the fast path", counters.fastPathMessagesReceived),
+                ProfileCounter.sum("retries", counters.retries),
+                ProfileCounter.sum("registration cache hits", registrations.hits()),
+                ProfileCounter.sum("misses", registrations.misses()),
+                ProfileCounter.sum("evictions", registrations.evictions()),
+                ProfileCounter.sum("invalidations", registrations.invalidations()));
+    }
+
+    /** The counters in one line (tests and logs). */
     public String profileLine() {
         return String.format("[verbatim ib] rank %d on %s: channel %s, communication memory %d KiB (peak %d KiB),"
-                        + " fast-path peers %d, SRQ low-watermark events %d, SRQ buffers %d, sent %d,"
+                        + " queue pairs %d (connection requests %d, resends %d), fast-path peers %d, SRQ low-watermark events %d, SRQ buffers %d, sent %d,"
                         + " received %d (fast path %d), retries %d, registration cache hits %d misses %d"
                         + " evictions %d invalidations %d",
                 rank, port.describe(), config.channel.configName(), counters.communicationMemory >> 10,
-                counters.peakCommunicationMemory >> 10, counters.fastPathPeers, counters.srqLimitEvents,
+                counters.peakCommunicationMemory >> 10, counters.queuePairs, counters.connectRequests,
+                counters.connectResends, counters.fastPathPeers, counters.srqLimitEvents,
                 counters.srqBuffers, counters.messagesSent, counters.messagesReceived,
                 counters.fastPathMessagesReceived, counters.retries, registrations.hits(), registrations.misses(),
                 registrations.evictions(), registrations.invalidations());

@@ -41,15 +41,22 @@ class IbTransportTest extends TransportConformanceSuite {
                 IbConfiguration.SEND_QUEUE_DEPTH.name(), "1024");
         final int messages = 400;
         runRanks(2, r -> {
+            // Connect first (on demand, both sides progressing), then let rank 1 stop progressing.
+            if (r.rank == 0) {
+                r.send(1, ints(-1), new byte[0]);
+            } else {
+                r.awaitReceived(1);
+            }
+            r.barrier();
             if (r.rank == 0) {
                 for (int i = 0; i < messages; i++) {
                     r.send(1, ints(i), pattern(1000, i));
                 }
             } else {
                 Thread.sleep(3000); // not progressing: the sender overruns the 16 first buffers
-                r.awaitReceived(messages);
+                r.awaitReceived(messages + 1);
                 for (int i = 0; i < messages; i++) {
-                    assertEquals(i, firstInt(r.recorder.received.get(i).bytes()));
+                    assertEquals(i, firstInt(r.recorder.received.get(i + 1).bytes()));
                 }
                 IbCounters c = ((IbTransport) r.transport).counters();
                 assertTrue(c.srqLimitEvents() > 0, "no SRQ limit event: " + ((IbTransport) r.transport).profileLine());
@@ -81,6 +88,89 @@ class IbTransportTest extends TransportConformanceSuite {
                 assertEquals(1, c.fastPathPeers());
                 assertTrue(c.fastPathMessagesReceived() > messages / 2, ((IbTransport) r.transport).profileLine());
             }
+        });
+    }
+
+    /** On-demand connections: only the pairs that talk get RC queue pairs (4 ranks, 2 pairs). */
+    @Test
+    void onlyPairsThatTalkGetQueuePairs() throws Exception {
+        config = Map.of(IbConfiguration.DEVICE.name(), "rxe0");
+        runRanks(4, r -> {
+            int partner = r.rank ^ 1;
+            for (int i = 0; i < 20; i++) {
+                r.send(partner, ints(r.rank, i), pattern(i * 100, i));
+            }
+            r.awaitReceived(20);
+            for (int i = 0; i < 20; i++) {
+                var m = r.recorder.received.get(i);
+                assertEquals(partner, m.source());
+                assertEquals(8 + i * 100, m.bytes().length);
+            }
+            IbTransport t = (IbTransport) r.transport;
+            assertEquals(1, t.counters().queuePairs(), t.profileLine());
+            assertTrue(t.counters().connectRequests() <= 1, t.profileLine());
+            assertEquals(ConnectionManager.NONE, t.connections().state(r.rank ^ 2));
+            assertEquals(ConnectionManager.NONE, t.connections().state(r.rank ^ 3));
+        });
+    }
+
+    /** Every rank connects to every other at the same moment: one queue pair per peer, no loss. */
+    @Test
+    void simultaneousConnectsFromBothSidesMakeOneQueuePairPerPeer() throws Exception {
+        config = Map.of(IbConfiguration.DEVICE.name(), "rxe0", IbConfiguration.EAGER_CHANNEL.name(), "ardma-sr");
+        runRanks(4, r -> {
+            r.barrier();
+            for (int p = 0; p < r.size; p++) {
+                if (p != r.rank) {
+                    r.transport.endpoint(p);
+                }
+            }
+            for (int i = 0; i < 5; i++) {
+                for (int p = 0; p < r.size; p++) {
+                    if (p != r.rank) {
+                        r.send(p, ints(r.rank, i), pattern(3000, r.rank * 10 + i));
+                    }
+                }
+            }
+            r.awaitReceived(15);
+            int[] next = new int[r.size];
+            for (var m : r.recorder.received) {
+                assertEquals(next[m.source()]++, java.nio.ByteBuffer.wrap(m.bytes())
+                        .order(java.nio.ByteOrder.nativeOrder()).getInt(4), "order from rank " + m.source());
+            }
+            IbTransport t = (IbTransport) r.transport;
+            assertEquals(3, t.counters().queuePairs(), t.profileLine());
+            for (int p = 0; p < r.size; p++) {
+                if (p != r.rank) {
+                    assertEquals(ConnectionManager.CONNECTED, t.connections().state(p));
+                }
+            }
+        });
+    }
+
+    /** Connection datagrams that UD drops are sent again; messages queued meanwhile all arrive. */
+    @Test
+    void lostConnectionDatagramsAreResent() throws Exception {
+        config = Map.of(IbConfiguration.DEVICE.name(), "rxe0", IbConfiguration.CONNECT_RESEND.name(), "100");
+        runRanks(2, r -> {
+            IbTransport t = (IbTransport) r.transport;
+            t.connections().dropIncoming = 1; // rank 1 loses the request, rank 0 the reply
+            r.barrier();
+            if (r.rank == 0) {
+                for (int i = 0; i < 10; i++) {
+                    r.send(1, ints(i), pattern(500, i));
+                }
+                r.awaitReceived(1);
+                assertTrue(t.counters().connectResends() >= 1, t.profileLine());
+            } else {
+                r.awaitReceived(10);
+                for (int i = 0; i < 10; i++) {
+                    assertEquals(i, firstInt(r.recorder.received.get(i).bytes()));
+                }
+                r.send(0, ints(99), new byte[0]);
+                assertTrue(t.counters().connectResends() >= 1, "the reply was not resent: " + t.profileLine());
+            }
+            assertEquals(1, t.counters().queuePairs());
         });
     }
 

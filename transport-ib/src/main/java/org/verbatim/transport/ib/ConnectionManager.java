@@ -1,0 +1,347 @@
+package org.verbatim.transport.ib;
+
+import static org.verbatim.verbs.raw.verbs_h_constants.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.verbs.AddressHandle;
+import org.verbatim.verbs.CompletionQueue;
+import org.verbatim.verbs.ConnectionParameters;
+import org.verbatim.verbs.MemoryRegion;
+import org.verbatim.verbs.ProtectionDomain;
+import org.verbatim.verbs.QueuePair;
+import org.verbatim.verbs.QueuePairConfig;
+import org.verbatim.verbs.QueuePairType;
+import org.verbatim.verbs.ReceiveRequest;
+import org.verbatim.verbs.SendRequest;
+import org.verbatim.verbs.WorkCompletions;
+
+/**
+ * On-demand RC connections (MVAPICH's on-demand connection management over UD). Every rank has
+ * one UD queue pair, published through the bootstrap at open ({@code ib.<rank> =
+ * LID:GID:MTU:UD-QPN}); RC queue pairs are created only for peers that talk.
+ *
+ * <pre>
+ *  A (first endpoint(B))                     B
+ *   create RC QP (INIT), REQUEST ──UD──>  create RC QP, RTR, RTS with A's QPN/PSN/address
+ *   RTR, RTS, ready to send  <──UD── REPLY (B's QPN, PSN, address)
+ *   READY ──UD──────────────────────>     ready to send (also on A's first RC message)
+ * </pre>
+ *
+ * B does not send before READY because A's queue pair is not ready to receive before the REPLY.
+ * UD may drop: A sends the REQUEST again every {@code connect-resend} ms until the REPLY comes, B
+ * the REPLY until READY (or traffic) comes, and a duplicate REQUEST or REPLY is answered again;
+ * after {@code connect-timeout} the peer is reported failed. Both sides connecting at once: the
+ * lower rank's request wins; the higher rank answers it with the queue pair it had created for
+ * its own request, so each side has one RC queue pair per peer. Until an endpoint is ready every
+ * post on it returns RETRY, so the runtime keeps the messages queued, in order.
+ *
+ * <p>Runs on the progressing thread (under the runtime's progress lock), like the transport.
+ */
+final class ConnectionManager {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionManager.class);
+
+    /** Q_Key of the connection datagrams (high bit clear: not a privileged key). */
+    static final int QKEY = 0x5642_0001;
+    private static final int RECEIVES = 64;
+    private static final int SENDS = 32;
+    /** A UD receive buffer starts with room for the 40-byte global route header. */
+    private static final int GRH = 40;
+    private static final int SLOT = 128;
+    private static final long SEND_ID = 1L << 32;
+
+    static final byte NONE = 0;
+    static final byte REQUESTED = 1;
+    static final byte REPLIED = 2;
+    static final byte CONNECTED = 3;
+
+    private final IbTransport transport;
+    private final PortSelection.Selected port;
+    private final ProtectionDomain pd;
+    private final int rank;
+    private final QueuePair ud;
+    private final CompletionQueue cq;
+    private final WorkCompletions wc;
+    private final MemorySegment receiveSlab;
+    private final MemorySegment sendSlab;
+    private final MemoryRegion receiveRegion;
+    private final MemoryRegion sendRegion;
+    private final ReceiveRequest receiveRequest;
+    private final SendRequest sendRequest;
+    private final int[] freeSends = new int[SENDS];
+    private int freeSendCount;
+    private final byte[] state;
+    private final int[] localPsn;
+    private final long[] nextResend;
+    private final long[] deadline;
+    private final AddressHandle[] handles;
+    private final int[] peerUdQpn;
+    private final long resendNanos;
+    private final long timeoutNanos;
+    private Bootstrap bootstrap;
+    /** Peers in REQUESTED or REPLIED. */
+    private int pending;
+    private long nextCheck;
+    /** Tests: drop this many incoming datagrams, as a lossy fabric would. */
+    int dropIncoming;
+
+    ConnectionManager(IbTransport transport, PortSelection.Selected port, ProtectionDomain pd, Arena arena,
+                      int rank, int size, IbConfiguration config) {
+        this.transport = transport;
+        this.port = port;
+        this.pd = pd;
+        this.rank = rank;
+        this.state = new byte[size];
+        this.localPsn = new int[size];
+        this.nextResend = new long[size];
+        this.deadline = new long[size];
+        this.handles = new AddressHandle[size];
+        this.peerUdQpn = new int[size];
+        this.resendNanos = TimeUnit.MILLISECONDS.toNanos(config.connectResendMillis);
+        this.timeoutNanos = TimeUnit.SECONDS.toNanos(config.connectTimeoutSeconds);
+        this.cq = port.context().createCompletionQueue(RECEIVES + SENDS + 8, null);
+        this.wc = new WorkCompletions(arena, 16);
+        this.ud = pd.createQueuePair(new QueuePairConfig(QueuePairType.UD, cq, cq, null, SENDS, RECEIVES, 1, 0));
+        var none = new ConnectionParameters(port.port(), 0, 0, 0, null, -1, 0, 0);
+        ud.toInit(port.port(), 0, QKEY);
+        ud.toRtr(none);
+        ud.toRts(none);
+        this.receiveSlab = arena.allocate((long) RECEIVES * SLOT, 4096);
+        this.sendSlab = arena.allocate((long) SENDS * SLOT, 4096);
+        this.receiveRegion = pd.register(receiveSlab, IBV_ACCESS_LOCAL_WRITE);
+        this.sendRegion = pd.register(sendSlab, IBV_ACCESS_LOCAL_WRITE);
+        this.receiveRequest = new ReceiveRequest(arena, 1);
+        this.sendRequest = new SendRequest(arena, 1);
+        for (int i = 0; i < RECEIVES; i++) {
+            repost(i);
+        }
+        for (int i = 0; i < SENDS; i++) {
+            freeSends[freeSendCount++] = i;
+        }
+    }
+
+    /** Publishes this rank's UD address (collective: the caller passes the bootstrap barrier). */
+    void publish(Bootstrap bootstrap) {
+        this.bootstrap = bootstrap;
+        bootstrap.put("ib." + rank, port.attributes().lid() + ":"
+                + (port.gid() == null ? "-" : HexFormat.of().formatHex(port.gid())) + ":"
+                + port.attributes().activeMtu() + ":" + ud.qpNum());
+    }
+
+    /** The connection state of {@code peer} (NONE, REQUESTED, REPLIED, CONNECTED). */
+    byte state(int peer) {
+        return state[peer];
+    }
+
+    int localPsn(int peer) {
+        return localPsn[peer];
+    }
+
+    // ------------------------------------------------------------------ active side
+
+    /** {@code ep} was just created by a first {@code endpoint(peer)}: ask the peer to connect. */
+    void connect(IbEndpoint ep) {
+        int peer = ep.peer;
+        if (handles[peer] == null) {
+            String value = bootstrap.get("ib." + peer);
+            if (value == null) {
+                throw new IllegalStateException("ib: rank " + peer + " published no address (ib." + peer + ")");
+            }
+            String[] f = value.split(":");
+            byte[] gid = f[1].equals("-") ? null : HexFormat.of().parseHex(f[1]);
+            addressOf(peer, Integer.parseInt(f[0]), gid, Integer.parseInt(f[3]));
+        }
+        localPsn[peer] = ThreadLocalRandom.current().nextInt(1 << 24);
+        state[peer] = REQUESTED;
+        pending++;
+        long now = System.nanoTime();
+        deadline[peer] = now + timeoutNanos;
+        nextResend[peer] = now + resendNanos;
+        nextCheck = Math.min(nextCheck, nextResend[peer]);
+        transport.counters.connectRequests++;
+        send(ConnectMessage.REQUEST, peer, ep.qp.qpNum());
+    }
+
+    private void addressOf(int peer, int lid, byte[] gid, int udQpn) {
+        int gidIndex = port.roce() || gid != null && lid == 0 ? port.gidIndex() : -1;
+        handles[peer] = pd.createAddressHandle(port.port(), lid, gidIndex >= 0 ? gid : null, gidIndex);
+        peerUdQpn[peer] = udQpn;
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    /** Polls the UD queue pair and resends what is overdue; returns the work done. */
+    int poll() {
+        int n = cq.poll(wc);
+        int work = 0;
+        for (int i = 0; i < n; i++) {
+            long id = wc.wrId(i);
+            if ((id & SEND_ID) != 0) {
+                freeSends[freeSendCount++] = (int) id;
+                continue;
+            }
+            int slot = (int) id;
+            if (wc.status(i) == IBV_WC_SUCCESS) {
+                if (dropIncoming > 0) {
+                    dropIncoming--;
+                } else {
+                    receive(receiveSlab, (long) slot * SLOT + GRH);
+                    work++;
+                }
+            }
+            repost(slot);
+        }
+        if (pending > 0) {
+            work += resendOverdue();
+        }
+        return work;
+    }
+
+    /** True while some connection is being set up (the transport polls this side more often then). */
+    boolean busy() {
+        return pending > 0;
+    }
+
+    private int resendOverdue() {
+        long now = System.nanoTime();
+        if (now - nextCheck < 0) {
+            return 0;
+        }
+        nextCheck = now + resendNanos / 4;
+        int work = 0;
+        for (int peer = 0; peer < state.length; peer++) {
+            byte s = state[peer];
+            if ((s != REQUESTED && s != REPLIED) || now - nextResend[peer] < 0) {
+                continue;
+            }
+            if (now - deadline[peer] >= 0) {
+                state[peer] = NONE;
+                pending--;
+                transport.connectionFailed(peer, "ib: rank " + peer + " did not " + (s == REQUESTED
+                        ? "answer the connection request" : "confirm the connection")
+                        + " within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (UD on "
+                        + port.describe() + ")");
+                continue;
+            }
+            nextResend[peer] = now + resendNanos;
+            transport.counters.connectResends++;
+            send(s == REQUESTED ? ConnectMessage.REQUEST : ConnectMessage.REPLY, peer,
+                    transport.endpointOrNull(peer).qp.qpNum());
+            work++;
+        }
+        return work;
+    }
+
+    private void receive(MemorySegment m, long at) {
+        int type = ConnectMessage.get(m, at, ConnectMessage.TYPE);
+        int from = ConnectMessage.get(m, at, ConnectMessage.FROM);
+        int to = ConnectMessage.get(m, at, ConnectMessage.TO);
+        if (to != rank || from < 0 || from >= state.length || from == rank) {
+            LOG.warn("ib: stray connection datagram type {} from {} to {} at rank {}", type, from, to, rank);
+            return;
+        }
+        int qpn = ConnectMessage.get(m, at, ConnectMessage.QPN);
+        int psn = ConnectMessage.get(m, at, ConnectMessage.PSN);
+        int lid = ConnectMessage.get(m, at, ConnectMessage.LID);
+        int mtu = ConnectMessage.get(m, at, ConnectMessage.MTU);
+        byte[] gid = ConnectMessage.gid(m, at);
+        byte s = state[from];
+        switch (type) {
+            case ConnectMessage.REQUEST -> {
+                if (handles[from] == null) {
+                    addressOf(from, lid, gid, ConnectMessage.get(m, at, ConnectMessage.UD_QPN));
+                }
+                if (s == REQUESTED && rank < from) {
+                    return; // both asked: the lower rank's request wins, the peer answers ours
+                }
+                IbEndpoint ep = transport.endpointOrCreate(from);
+                if (s == NONE || s == REQUESTED) {
+                    if (s == NONE) {
+                        localPsn[from] = ThreadLocalRandom.current().nextInt(1 << 24);
+                        pending++;
+                    }
+                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from]);
+                    state[from] = REPLIED;
+                    long now = System.nanoTime();
+                    deadline[from] = now + timeoutNanos;
+                    nextResend[from] = now + resendNanos;
+                    nextCheck = Math.min(nextCheck, nextResend[from]);
+                } else if (ep.remoteQpn != qpn) {
+                    LOG.warn("ib: rank {} asked again with a new queue pair {} (connected to {})", from, qpn,
+                            ep.remoteQpn);
+                    return;
+                } else {
+                    transport.counters.connectResends++; // our reply was lost: answer again
+                }
+                send(ConnectMessage.REPLY, from, ep.qp.qpNum());
+            }
+            case ConnectMessage.REPLY -> {
+                IbEndpoint ep = transport.endpointOrNull(from);
+                if (ep == null) {
+                    return;
+                }
+                if (s == REQUESTED) {
+                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from]);
+                    connected(from, ep);
+                    send(ConnectMessage.READY, from, ep.qp.qpNum());
+                } else if (s == CONNECTED && ep.remoteQpn == qpn) {
+                    transport.counters.connectResends++;
+                    send(ConnectMessage.READY, from, ep.qp.qpNum()); // our READY was lost
+                }
+            }
+            case ConnectMessage.READY -> {
+                if (s == REPLIED) {
+                    connected(from, transport.endpointOrNull(from));
+                }
+            }
+            default -> LOG.warn("ib: unknown connection datagram type {} from rank {}", type, from);
+        }
+    }
+
+    /** The first RC message from {@code peer} arrived: its side is ready, whatever became of READY. */
+    void trafficFrom(IbEndpoint ep) {
+        if (state[ep.peer] == REPLIED) {
+            connected(ep.peer, ep);
+        }
+    }
+
+    private void connected(int peer, IbEndpoint ep) {
+        state[peer] = CONNECTED;
+        pending--;
+        transport.ready(ep);
+    }
+
+    // ------------------------------------------------------------------ datagrams
+
+    private void send(int type, int peer, int rcQpn) {
+        if (freeSendCount == 0) {
+            return; // the resend timer (or the peer's) repeats it
+        }
+        int slot = freeSends[--freeSendCount];
+        MemorySegment m = sendSlab.asSlice((long) slot * SLOT, ConnectMessage.LENGTH);
+        ConnectMessage.write(m, type, rank, peer, rcQpn, localPsn[peer], port.attributes().lid(),
+                port.attributes().activeMtu(), ud.qpNum(), port.gid());
+        sendRequest.operation(SEND_ID | slot, IBV_WR_SEND, IBV_SEND_SIGNALED)
+                .entry(0, m.address(), ConnectMessage.LENGTH, sendRegion.lkey()).entries(1)
+                .datagram(handles[peer].handle(), peerUdQpn[peer], QKEY);
+        int rc = ud.post(sendRequest);
+        if (rc != 0) {
+            freeSends[freeSendCount++] = slot;
+            LOG.debug("ib: connection datagram to rank {} not posted (errno {})", peer, rc);
+        }
+    }
+
+    private void repost(int slot) {
+        receiveRequest.wrId(slot).entry(0, receiveSlab.address() + (long) slot * SLOT, SLOT, receiveRegion.lkey());
+        int rc = ud.post(receiveRequest);
+        if (rc != 0) {
+            LOG.debug("ib: UD receive {} not posted (errno {})", slot, rc);
+        }
+    }
+}
