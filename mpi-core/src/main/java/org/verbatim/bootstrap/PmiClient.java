@@ -154,13 +154,15 @@ public final class PmiClient implements Bootstrap {
     }
 
     /**
-     * Prints why on stderr (Hydra's PMI-1 abort carries only the code), then asks the process
-     * manager to end the job; the caller should exit afterwards.
+     * Prints why on stderr (Hydra's PMI-1 abort carries only the code), waits until the process
+     * manager has read it (Hydra kills the job at once and drops unread output), then asks the
+     * process manager to end the job; the caller should exit afterwards.
      */
     @Override
     public synchronized void abort(int code, String message) {
         System.err.println("[verbatim] rank " + rank + " aborts the job (code " + code + "): " + message);
         System.err.flush();
+        StderrDrain.await(500);
         try {
             channel.writeLine(PmiWire.format("abort", "exitcode", Integer.toString(code)));
         } catch (IOException e) {
