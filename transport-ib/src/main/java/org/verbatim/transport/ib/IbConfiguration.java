@@ -19,11 +19,12 @@ public final class IbConfiguration {
             "Eager design: srq (shared receive queue), ardma-sr (RDMA fast path + per-connection buffers), ardma-srq.");
     public static final Setting EAGER_SIZE = new Setting("verbatim.ib.eager-size", "8k",
             "Largest eager message, runtime header included (the transport's maxEager), 256 B to 64 KiB.");
-    public static final Setting SRQ_SIZE = new Setting("verbatim.ib.srq-size", "128",
-            "Receive buffers first posted to the shared receive queue.");
+    public static final Setting SRQ_SIZE = new Setting("verbatim.ib.srq-size", "32",
+            "Receive buffers first posted to the shared receive queue, and the step it grows by "
+                    + "(small on purpose: it grows on the limit event, only when none is free).");
     public static final Setting SRQ_MAX = new Setting("verbatim.ib.srq-max", "4096",
             "Most receive buffers the shared receive queue may grow to (growth only when none is free).");
-    public static final Setting SRQ_LOW_WATERMARK = new Setting("verbatim.ib.srq-low-watermark", "32",
+    public static final Setting SRQ_LOW_WATERMARK = new Setting("verbatim.ib.srq-low-watermark", "8",
             "Posted receives below which the adapter raises the SRQ limit event and the transport adds buffers.");
     public static final Setting SR_BUFFERS = new Setting("verbatim.ib.sr-buffers", "32",
             "Per-connection receive buffers (ardma-sr); the sender holds as many credits minus a control reserve.");
