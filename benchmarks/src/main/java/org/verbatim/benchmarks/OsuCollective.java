@@ -19,10 +19,10 @@ import mpi.MPIException;
  * 1 MiB, 1000 timed and 200 warm-up iterations up to 8 KiB, 100 and 10 above. With
  * {@code --batches N}, each rank takes its best batch before the average over the ranks.
  *
- * <p>{@code --jit-warmup N} first runs each collective N times, untimed, at the smallest size:
- * OSU's warm-up (200 calls) leaves a JVM's first sizes interpreted or half compiled, so without
- * it the first rows measure the JIT compiler rather than the library. The C twin accepts and
- * ignores it.
+ * <p>{@code --jit-warmup N} first runs each collective N times, untimed, cycling through the
+ * run's sizes up to 8 KiB: OSU's warm-up (200 calls) leaves a JVM's first sizes interpreted or
+ * half compiled, and code warmed at one size only is deoptimized at the next, so without it the
+ * rows measure the JIT compiler rather than the library. The C twin accepts and ignores it.
  */
 public final class OsuCollective {
     private static final String PROGRAM = "OsuCollective";
@@ -78,10 +78,14 @@ public final class OsuCollective {
         if (rank == 0) {
             header(op, o, ranks, full);
         }
-        int smallest = op.sized() ? o.minSize : 0;
-        int[] smallestCounts = op.recvCounts(smallest, ranks);
+        int[] warmSizes = jitWarmupSizes(op, o);
+        int[][] warmCounts = new int[warmSizes.length][];
+        for (int k = 0; k < warmSizes.length; k++) {
+            warmCounts[k] = op.recvCounts(warmSizes[k], ranks);
+        }
         for (int i = 0; i < jitWarmup; i++) {
-            op.run(comm, b.send, b.recv, smallest, smallestCounts);
+            int k = i % warmSizes.length;
+            op.run(comm, b.send, b.recv, warmSizes[k], warmCounts[k]);
             if (op != CollectiveOp.BARRIER) {
                 comm.barrier();
             }
@@ -128,6 +132,24 @@ public final class OsuCollective {
         }
     }
 
+    /**
+     * The sizes the JIT warm-up cycles through: every size of the run up to
+     * {@link OsuOptions#LARGE_MESSAGE} (or the smallest). Warming at one size only left the JIT
+     * code speculating on that size: the next row deoptimized it and ran in the interpreter and
+     * C1 code until it was compiled again, thousands of calls later.
+     */
+    private static int[] jitWarmupSizes(CollectiveOp op, OsuOptions o) {
+        if (!op.sized()) {
+            return new int[] {0};
+        }
+        int[] all = Osu.sizes(o);
+        int n = 0;
+        while (n < all.length && all[n] <= OsuOptions.LARGE_MESSAGE) {
+            n++;
+        }
+        return n == 0 ? new int[] {all[0]} : java.util.Arrays.copyOf(all, n);
+    }
+
     private static void header(CollectiveOp op, OsuOptions o, int ranks, boolean full) {
         System.out.println("# OSU-style MPI " + op.title + " Latency Test (Verbatim benchmarks)");
         System.out.println("# op " + op.option + ", " + ranks + " ranks, bindings: " + Osu.bindings()
@@ -167,7 +189,7 @@ public final class OsuCollective {
                 + " [options]\n"
                 + "  --op       " + names + ", or all\n"
                 + "  --full     also the minimum and maximum over the ranks, and the iterations\n"
-                + "  --jit-warmup N   first N untimed calls at the smallest size (default 0)\n"
+                + "  --jit-warmup N   first N untimed calls, cycling through the sizes up to 8 KiB (default 0)\n"
                 + "Defaults for collectives: " + String.join(" ", DEFAULTS) + "\n"
                 + "Otherwise the options of the point-to-point programs:");
         OsuOptions.parse(PROGRAM, OsuOptions.Kind.LATENCY, new String[] {"-h"});

@@ -11,7 +11,7 @@ public final class CoreSettings implements SettingsProvider {
                     + "(also capped by the transport's maximum eager size).");
     public static final Setting IDLE = new Setting("verbatim.core.idle", "auto",
             "What a waiting rank does when idle: spin, spin-yield (spin ~100 us, then "
-                    + "sched_yield), yield (spin briefly, then sched_yield), backoff (then park), "
+                    + "sched_yield), yield (sched_yield on every idle pass), backoff (then park), "
                     + "block (sleep on the shm inbox's futex until a peer's message rings it), "
                     + "or auto (spin-yield while ranks per host <= cores, yield up to 4 ranks per "
                     + "core, backoff up to 8, block beyond).");

@@ -10,7 +10,9 @@ import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Op;
 import mpi.Request;
+import mpi.UserFunction;
 
 /**
  * Every collective and variant against a sequential reference that each rank computes itself:
@@ -71,6 +73,9 @@ public final class CollectivesProgram {
         c.run("v and w variants", () -> vVariants(w));
         c.run("reduce-scatter and scans", () -> scans(w));
         c.run("reproducible doubles", () -> reproducible(w));
+        for (int n : new int[] {1, 3000}) {
+            c.run("allreduce rank order " + n, () -> allreduceOrder(w, n));
+        }
         c.run("communicators", () -> communicators(w));
         c.run("intercommunicators", () -> intercomms(w));
         c.run("nonblocking overlap", () -> overlap(w));
@@ -317,6 +322,49 @@ public final class CollectivesProgram {
 
     static int[] concatOf(int r) {
         return contribution(r, 10 * p);
+    }
+
+    /**
+     * A non-commutative user operation sees rank order (the result is rank 0's contribution for
+     * "keep the left operand"), and MAXLOC keeps the lowest rank among equal values, blocking
+     * (small and large vectors) and nonblocking alike.
+     */
+    static void allreduceOrder(Intracomm w, int n) throws MPIException {
+        Op first = new Op(new UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, Datatype type) {
+                System.arraycopy(in, 0, inOut, 0, count);
+            }
+        }, false);
+        int[] out = new int[n];
+        w.allReduce(contribution(me, n), out, n, MPI.INT, first);
+        c.check("allreduce non-commutative n=" + n, Arrays.equals(out, contribution(0, n)),
+                "not rank 0's values");
+        IntBuffer sb = MPI.newIntBuffer(n);
+        IntBuffer rb = MPI.newIntBuffer(n);
+        sb.put(contribution(me, n)).clear();
+        w.iAllReduce(sb, rb, n, MPI.INT, first).waitFor();
+        int[] nb = new int[n];
+        rb.clear();
+        rb.get(nb);
+        c.check("iAllreduce non-commutative n=" + n, Arrays.equals(nb, contribution(0, n)),
+                "not rank 0's values");
+        first.free();
+        byte[] pairs = new byte[8 * n]; // MPI_2INT pairs in native order, as Open MPI's bindings
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(pairs).order(java.nio.ByteOrder.nativeOrder());
+        for (int i = 0; i < n; i++) {
+            in.putInt(8 * i, i % 2 == 0 ? 5 : me); // even: all equal, odd: the highest rank wins
+            in.putInt(8 * i + 4, me);
+        }
+        byte[] loc = new byte[8 * n];
+        w.allReduce(pairs, loc, n, MPI.INT2, MPI.MAXLOC);
+        java.nio.ByteBuffer got = java.nio.ByteBuffer.wrap(loc).order(java.nio.ByteOrder.nativeOrder());
+        boolean ok = true;
+        for (int i = 0; i < n; i++) {
+            ok &= got.getInt(8 * i) == (i % 2 == 0 ? 5 : p - 1)
+                    && got.getInt(8 * i + 4) == (i % 2 == 0 ? 0 : p - 1);
+        }
+        c.check("allreduce MAXLOC INT2 n=" + n, ok, "wrong value or index");
     }
 
     /** Allreduce of doubles gives the same bits as reduce + bcast, whatever the size class. */

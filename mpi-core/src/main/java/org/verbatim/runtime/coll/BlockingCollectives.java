@@ -78,7 +78,7 @@ public final class BlockingCollectives {
         if (p == 1) {
             return;
         }
-        MemorySegment in = scratch(bytes);
+        MemorySegment in = scratch(recv, bytes);
         if (Integer.bitCount(p) == 1) {
             for (int mask = 1; mask < p; mask <<= 1) {
                 int partner = rank ^ mask;
@@ -131,9 +131,24 @@ public final class BlockingCollectives {
         }
     }
 
-    private MemorySegment scratch(long bytes) {
+    /**
+     * Receive scratch of {@code bytes}, remade only when the size changes. An array of the same
+     * element type as a heap {@code like}, so that the reduction kernels run on both in place
+     * rather than staging one of them.
+     */
+    private MemorySegment scratch(MemorySegment like, long bytes) {
         if (scratch.byteSize() != bytes) {
-            scratch = MemorySegment.ofArray(new long[(int) ((bytes + 7) >>> 3)]).asSlice(0, bytes);
+            Object base = like.heapBase().orElse(null);
+            int n = (int) bytes;
+            scratch = switch (base) {
+                case float[] a when n % 4 == 0 -> MemorySegment.ofArray(new float[n / 4]);
+                case double[] a when n % 8 == 0 -> MemorySegment.ofArray(new double[n / 8]);
+                case int[] a when n % 4 == 0 -> MemorySegment.ofArray(new int[n / 4]);
+                case long[] a when n % 8 == 0 -> MemorySegment.ofArray(new long[n / 8]);
+                case short[] a when n % 2 == 0 -> MemorySegment.ofArray(new short[n / 2]);
+                case char[] a when n % 2 == 0 -> MemorySegment.ofArray(new char[n / 2]);
+                case null, default -> MemorySegment.ofArray(new long[(n + 7) >>> 3]).asSlice(0, n);
+            };
         }
         return scratch;
     }
