@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# budget-minutes: 45
+# budget-minutes: 60
 # CI step: the RDMA test bed (docs/rdma-guest.md). Prepares the QEMU guest from Debian packages
 # (idempotent: the cache in scripts/rdma-guest/cache/ is reused when present), then runs inside
 # one guest: ibv_devices (must list rxe0 and siw0), the verbs-binding availability probe (must
-# report both), the perftest baseline, and the Maven tests tagged "rdma" (profile rdma); then a
-# two-guest smoke test (rxe and siw across the QEMU socket network). Ends with "N passed, N failed".
+# report both), the perftest baseline, and the Maven tests tagged "rdma" (profile rdma); then two
+# guests: a smoke test (rxe and siw across the QEMU socket network) and a true two-host MPI run
+# (scripts/rdma-guest/mpi-two-hosts: PointToPointProgram and CollectivesProgram with ib forced,
+# one job over both guests through mpirun --listen / --join). Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd -P)
@@ -94,6 +96,8 @@ if [ "${1:-}" = --in-guest-pair ]; then
       fi
     fi
   done
+  # One MPI job over both guests, ib forced (guest 0 serves PMI, guest 1 joins).
+  scripts/rdma-guest/mpi-two-hosts || rc=1
   exit $rc
 fi
 
@@ -128,9 +132,14 @@ else
 fi
 rm -f "$result"
 
+# The two-host MPI run starts bin/mpirun and the mpi-tests programs: build them if missing.
+if [ ! -f mpi-tests/target/test-classes/org/verbatim/mpitests/CollectivesProgram.class ] \
+   || ! ls launcher/target/lib/verbatim-mpi-core-*.jar > /dev/null 2>&1; then
+  ./mvnw -q -B -DskipTests install || true
+fi
 t=$SECONDS
-echo "--- [two-guests] rxe and siw across two QEMU guests"
-if $run -v --hosts 2 --timeout 400 -- bash "$root/.ci/steps.d/50-rdma-guest.sh" --in-guest-pair; then
+echo "--- [two-guests] rxe and siw across two QEMU guests, and one MPI job over both"
+if $run -v --hosts 2 --timeout 1500 -- bash "$root/.ci/steps.d/50-rdma-guest.sh" --in-guest-pair; then
   passed=$((passed + 1)); echo "--- [two-guests] ok ($((SECONDS - t)) s)"
 else
   failed=$((failed + 1)); echo "--- [two-guests] FAILED ($((SECONDS - t)) s)"

@@ -21,7 +21,7 @@ final class CoreBinding {
         boolean bind = switch (options.binding()) {
             case CORE -> true;
             case NONE -> false;
-            case AUTO -> options.ranks() <= cores;
+            case AUTO -> options.localRanks() <= cores;
         };
         Path taskset = Path.of("/usr/bin/taskset");
         if (!bind || !Files.isExecutable(taskset) || !runnable(command.get(0))) {

@@ -16,6 +16,11 @@ import java.util.concurrent.TimeUnit;
  * policy. The job ends at the first failure (non-zero exit, death by signal, exit without PMI
  * finalize after PMI init, abort, timeout): mpirun names the rank, stops the others (SIGTERM,
  * then SIGKILL after a grace period) and exits with the failure's status.
+ *
+ * <p>Over several hosts, the serving mpirun ({@code --listen}) starts its {@code --ranks} and
+ * waits for the others' ends as the joined mpiruns ({@code --join}, {@link JoinLink}) report
+ * them; a failure anywhere, or a joined mpirun lost, ends the job everywhere: the serving mpirun
+ * announces the end and its status, and each joined one stops its ranks and exits with it.
  */
 public final class Job {
     /** Exit status when the job exceeds {@code --timeout}, as timeout(1) uses. */
@@ -28,13 +33,17 @@ public final class Job {
     private final OutputStream err;
     private final PrintStream messages;
     private final Path shmDir;
-    private final String jobId;
+    private String jobId;
     private final boolean stdinToRankZero;
 
     private final Object lock = new Object();
     private final List<Process> processes = new ArrayList<>();
     private volatile PmiServer pmi;
     private int running;
+    /** Ranks started by joined mpiruns that have not ended yet (serving side). */
+    private int remoteRunning;
+    private final boolean[] joined;
+    private JoinLink link;
     private String failure;
     private int status;
 
@@ -56,6 +65,8 @@ public final class Job {
         this.shmDir = shmDir;
         this.jobId = "vb" + ProcessHandle.current().pid() + "x"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000000, Integer.MAX_VALUE));
+        this.joined = new boolean[options.ranks()];
+        this.remoteRunning = options.ranks() - options.localRanks();
     }
 
     /** The PMI kvsname given to the ranks, which the shm transport uses in its file names. */
@@ -68,11 +79,32 @@ public final class Job {
         List<Thread> pumps = new ArrayList<>();
         Thread cleanupOnSignal = new Thread(this::emergencyStop, "mpirun-shutdown");
         Runtime.getRuntime().addShutdownHook(cleanupOnSignal);
-        try (PmiServer server = new PmiServer(options.ranks(), jobId, new Listener())) {
-            this.pmi = server;
+        PmiServer server = null;
+        try {
+            String pmiPort;
+            if (options.join() != null) {
+                link = JoinLink.join(options.join(), options.firstRank(), options.lastRank(), options.ranks());
+                jobId = link.kvsName();
+                pmiPort = options.join();
+                link.onChange(() -> {
+                    synchronized (lock) {
+                        lock.notifyAll();
+                    }
+                });
+            } else {
+                server = options.listen() == null ? new PmiServer(options.ranks(), jobId, new Listener())
+                        : new PmiServer(options.ranks(), jobId, new Listener(), socketAddress(options.listen()));
+                if (options.listen() != null) {
+                    messages.println("mpirun: serving PMI for " + options.ranks() + " ranks on "
+                            + server.listenAddress() + "; ranks " + options.firstRank() + "-"
+                            + options.lastRank() + " start here, the others join with --join");
+                }
+                this.pmi = server;
+                pmiPort = server.portAddress();
+            }
             synchronized (lock) {
-                for (int rank = 0; rank < options.ranks() && failure == null; rank++) {
-                    Process p = start(rank, server, pumps);
+                for (int rank = options.firstRank(); rank <= options.lastRank() && failure == null; rank++) {
+                    Process p = start(rank, pmiPort, pumps);
                     processes.add(p);
                     running++;
                     int r = rank;
@@ -80,7 +112,7 @@ public final class Job {
                 }
                 long deadline = options.timeoutSeconds() > 0
                         ? System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds()) : Long.MAX_VALUE;
-                while (running > 0 && failure == null) {
+                while (failure == null && !over()) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         fail("mpirun: the job did not finish within " + options.timeoutSeconds()
@@ -97,10 +129,21 @@ public final class Job {
             for (Thread t : pumps) {
                 t.join(5_000);
             }
+            if (server != null) {
+                synchronized (lock) {
+                    server.endJoined(status);
+                }
+            }
         } catch (IOException e) {
             stopAll();
             throw e;
         } finally {
+            if (server != null) {
+                server.close();
+            }
+            if (link != null) {
+                link.close();
+            }
             List<String> removed = ShmCleaner.clean(shmDir, jobId);
             if (!removed.isEmpty() && failure == null) {
                 messages.println("mpirun: removed shared-memory files the ranks left behind: " + removed);
@@ -116,12 +159,43 @@ public final class Job {
         }
     }
 
-    private Process start(int rank, PmiServer server, List<Thread> pumps) throws IOException {
+    /**
+     * True when the job is over for this mpirun (caller holds lock): every rank ended, here and,
+     * when serving, at the joined mpiruns; a joined mpirun also waits for the announced end.
+     */
+    private boolean over() {
+        if (link == null) {
+            return running == 0 && remoteRunning == 0;
+        }
+        int end = link.endStatus();
+        if (end > 0) {
+            fail("mpirun: the job ended with status " + end + " at the serving mpirun (" + options.join()
+                    + "); stopping the ranks here", end);
+            return true;
+        }
+        if (end == 0) {
+            return running == 0; // the last exits here are being reported
+        }
+        if (link.lost()) {
+            fail("mpirun: lost the serving mpirun at " + options.join() + " before the job ended; stopping "
+                    + "the ranks here", 1);
+            return true;
+        }
+        return false;
+    }
+
+    private static java.net.InetSocketAddress socketAddress(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        return new java.net.InetSocketAddress(hostPort.substring(0, colon),
+                Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    private Process start(int rank, String pmiPort, List<Thread> pumps) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(CoreBinding.wrap(options, rank, command));
         Map<String, String> env = pb.environment();
         env.putAll(options.environment());
         env.remove("PMI_FD");
-        env.put("PMI_PORT", server.portAddress());
+        env.put("PMI_PORT", pmiPort);
         env.put("PMI_ID", Integer.toString(rank));
         env.put("PMI_RANK", Integer.toString(rank));
         env.put("PMI_SIZE", Integer.toString(options.ranks()));
@@ -140,6 +214,10 @@ public final class Job {
 
     private void exited(int rank, Process p) {
         int code = p.exitValue();
+        if (link != null) {
+            link.reportExit(rank, code, describeRank(rank, p) + " on " + org.verbatim.bootstrap.HostInfo.hostName()
+                    + " " + describeExit(code));
+        }
         synchronized (lock) {
             running--;
             if (failure == null) {
@@ -198,12 +276,13 @@ public final class Job {
 
     private String stillRunning() {
         List<Integer> ranks = new ArrayList<>();
-        for (int r = 0; r < processes.size(); r++) {
-            if (processes.get(r).isAlive()) {
-                ranks.add(r);
+        for (int i = 0; i < processes.size(); i++) {
+            if (processes.get(i).isAlive()) {
+                ranks.add(options.firstRank() + i);
             }
         }
-        return ranks.toString();
+        String here = ranks.toString();
+        return remoteRunning > 0 ? here + " here and " + remoteRunning + " on joined hosts" : here;
     }
 
     /**
@@ -257,8 +336,52 @@ public final class Job {
         @Override
         public void abort(int rank, int code) {
             synchronized (lock) {
-                String who = rank >= 0 && rank < processes.size() ? describeRank(rank, processes.get(rank)) : "a rank";
+                int i = rank - options.firstRank();
+                String who = i >= 0 && i < processes.size() ? describeRank(rank, processes.get(i))
+                        : rank >= 0 ? "rank " + rank : "a rank";
                 fail("mpirun: " + who + " called abort with code " + code + "; ending the job", code);
+            }
+        }
+
+        @Override
+        public String joined(int first, int last, String from) {
+            synchronized (lock) {
+                if (options.listen() == null) {
+                    return "this mpirun does not serve other hosts (no --listen)";
+                }
+                for (int r = first; r <= last; r++) {
+                    if (r >= options.ranks() || options.isLocal(r) || joined[r]) {
+                        return "rank " + r + (r >= options.ranks() ? " is outside the job"
+                                : options.isLocal(r) ? " runs on the serving host" : " joined already");
+                    }
+                }
+                for (int r = first; r <= last; r++) {
+                    joined[r] = true;
+                }
+                return null;
+            }
+        }
+
+        @Override
+        public void remoteExit(int rank, int code, String what) {
+            synchronized (lock) {
+                remoteRunning--;
+                if (failure == null) {
+                    if (code != 0) {
+                        fail("mpirun: " + what + "; ending the job", code);
+                    } else if (pmi != null && pmi.initialized(rank) && !pmi.finalized(rank)) {
+                        fail("mpirun: " + what + " without finalizing PMI (MPI_Finalize missing?); ending the job", 1);
+                    }
+                }
+                lock.notifyAll();
+            }
+        }
+
+        @Override
+        public void joinLost(int first, int last, String from) {
+            synchronized (lock) {
+                fail("mpirun: lost the joined mpirun on " + from + " that runs ranks " + first + "-" + last
+                        + " (its connection closed); ending the job", 1);
             }
         }
 

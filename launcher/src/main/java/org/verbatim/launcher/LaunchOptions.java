@@ -6,7 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** mpirun's command line: options first, then the program and its arguments. */
+/**
+ * mpirun's command line: options first, then the program and its arguments.
+ *
+ * @param firstRank first rank this mpirun starts ({@code --ranks}; 0 by default)
+ * @param lastRank  last rank this mpirun starts, inclusive ({@code ranks - 1} by default)
+ * @param listen    {@code --listen HOST:PORT}: serve PMI there for ranks other mpiruns start, or null
+ * @param join      {@code --join HOST:PORT}: start this mpirun's ranks for the job served there, or null
+ */
 public record LaunchOptions(
         int ranks,
         boolean tagOutput,
@@ -15,7 +22,21 @@ public record LaunchOptions(
         Map<String, String> environment,
         long timeoutSeconds,
         Binding binding,
-        List<String> program) {
+        List<String> program,
+        int firstRank,
+        int lastRank,
+        String listen,
+        String join) {
+
+    /** The ranks this mpirun starts itself. */
+    public int localRanks() {
+        return lastRank - firstRank + 1;
+    }
+
+    /** True if {@code rank} is started by this mpirun. */
+    public boolean isLocal(int rank) {
+        return rank >= firstRank && rank <= lastRank;
+    }
 
     /** Where ranks run: each pinned to one core (as Open MPI does by default), or anywhere. */
     public enum Binding {
@@ -38,6 +59,13 @@ public record LaunchOptions(
             PMI_RANK, PMI_SIZE). The -cp/-jar shorthand runs a JDK >= 25 with the Verbatim jars
             and --enable-native-access=ALL-UNNAMED; a bare `java` also means that JDK.
 
+            One job over several hosts: on the first host
+              mpirun -np N --ranks 0-1 --listen 0.0.0.0:7400 ...
+            serves PMI for all N ranks and starts 0-1; on each other host
+              mpirun -np N --ranks 2-3 --join host-a:7400 ...
+            starts its ranks with PMI_PORT=host-a:7400 and reports their exits to the first
+            mpirun, which ends the whole job at the first failure anywhere.
+
             Options:
               -np N, -n N          number of ranks (default 1)
               --tag-output         prefix every output line with [rank]
@@ -47,6 +75,10 @@ public record LaunchOptions(
               --bind-to core|none  pin rank r to core r mod cores (with taskset), or not; by
                                    default ranks are pinned when there are no more of them
                                    than online cores, as Open MPI does
+              --ranks A-B          start only ranks A..B here (with --listen or --join)
+              --listen HOST:PORT   serve PMI on HOST:PORT (port 0: any) for the ranks that
+                                   other mpiruns start with --join
+              --join HOST:PORT     start --ranks for the job that the mpirun at HOST:PORT serves
               --print-config       print every Verbatim setting and its value in force, then
                                    run the program if one is given
               -h, --help           this text
@@ -64,6 +96,9 @@ public record LaunchOptions(
         boolean help = false;
         long timeout = 0;
         Binding binding = Binding.AUTO;
+        String rankRange = null;
+        String listen = null;
+        String join = null;
         Map<String, String> env = new LinkedHashMap<>();
         int i = 0;
         loop:
@@ -89,6 +124,9 @@ public record LaunchOptions(
                     }
                 }
                 case "--timeout" -> timeout = positiveInt(a, value(args, i++));
+                case "--ranks" -> rankRange = value(args, i++);
+                case "--listen" -> listen = hostPort(a, value(args, i++));
+                case "--join" -> join = hostPort(a, value(args, i++));
                 case "--bind-to", "-bind-to" -> {
                     String v = value(args, i++);
                     binding = switch (v) {
@@ -114,8 +152,53 @@ public record LaunchOptions(
         if (program.isEmpty() && !help && !printConfig) {
             throw new IllegalArgumentException("no program given (mpirun -h shows the usage)");
         }
+        int first = 0;
+        int last = ranks - 1;
+        if (rankRange != null) {
+            int dash = rankRange.indexOf('-');
+            first = nonNegativeInt("--ranks", dash < 0 ? rankRange : rankRange.substring(0, dash));
+            last = dash < 0 ? first : nonNegativeInt("--ranks", rankRange.substring(dash + 1));
+            if (first > last || last >= ranks) {
+                throw new IllegalArgumentException("--ranks " + rankRange + " is not a range inside 0-"
+                        + (ranks - 1) + " (-np " + ranks + ")");
+            }
+        }
+        if (listen != null && join != null) {
+            throw new IllegalArgumentException("--listen and --join exclude each other");
+        }
+        if (join != null && rankRange == null) {
+            throw new IllegalArgumentException("--join needs --ranks: which ranks to start here");
+        }
+        if (listen == null && join == null && (first != 0 || last != ranks - 1)) {
+            throw new IllegalArgumentException("--ranks " + rankRange + " leaves ranks to other hosts: "
+                    + "serve them with --listen HOST:PORT (and start them there with --join)");
+        }
         return new LaunchOptions(ranks, tag, printConfig, help, env, timeout, binding,
-                new ArrayList<>(program));
+                new ArrayList<>(program), first, last, listen, join);
+    }
+
+    private static String hostPort(String option, String v) {
+        int colon = v.lastIndexOf(':');
+        if (colon <= 0 || colon == v.length() - 1) {
+            throw new IllegalArgumentException(option + " needs HOST:PORT, got '" + v + "'");
+        }
+        int port = nonNegativeInt(option + " port", v.substring(colon + 1));
+        if (port > 65535) {
+            throw new IllegalArgumentException(option + ": port out of range: " + port);
+        }
+        return v;
+    }
+
+    private static int nonNegativeInt(String option, String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the message
+        }
+        throw new IllegalArgumentException(option + " needs a number >= 0, got '" + v + "'");
     }
 
     /** JVM flags that may precede {@code -cp}/{@code -jar} in the shorthand form. */

@@ -16,10 +16,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.verbatim.bootstrap.PmiWire;
 
 /**
- * The PMI-1 wire server of one job, over TCP on the loopback interface ({@code PMI_PORT}). Each
- * rank connects once; it may start with Hydra's {@code cmd=initack pmiid=N} (answered with
- * {@code set size}, {@code set rank}, {@code set debug}), then uses init, get_maxes, get_appnum,
- * get_my_kvsname, get_universe_size, put, get, barrier_in, finalize and abort.
+ * The PMI-1 wire server of one job, over TCP ({@code PMI_PORT}), on the loopback interface or,
+ * for a job over several hosts, on a given address. Each rank connects once; it may start with
+ * Hydra's {@code cmd=initack pmiid=N} (answered with {@code set size}, {@code set rank},
+ * {@code set debug}), then uses init, get_maxes, get_appnum, get_my_kvsname, get_universe_size,
+ * put, get, barrier_in, finalize and abort.
+ *
+ * <p>An mpirun on another host that starts some of the ranks ({@code mpirun --join}) holds a
+ * control connection: {@code cmd=join first=A last=B} (answered {@code cmd=join_ack rc=0
+ * kvsname=K size=S}), then {@code cmd=rank_exit rank=R status=N what=...} as its ranks end; the
+ * server answers nothing to those and sends {@code cmd=end status=N} when the job is over.
  */
 public final class PmiServer implements AutoCloseable {
     /** Limits announced in {@code cmd=maxes}; the same as Hydra's. */
@@ -33,6 +39,19 @@ public final class PmiServer implements AutoCloseable {
 
         /** A rank sent something the server cannot serve; the job should end. */
         void protocolError(int rank, String message);
+
+        /** An mpirun elsewhere will start ranks {@code first..last}; null if fine, else why not. */
+        default String joined(int first, int last, String from) {
+            return "this mpirun does not serve other hosts (no --listen)";
+        }
+
+        /** A rank started elsewhere ended with {@code status}; {@code what} describes it in words. */
+        default void remoteExit(int rank, int status, String what) {
+        }
+
+        /** The control connection of the mpirun starting {@code first..last} closed early. */
+        default void joinLost(int first, int last, String from) {
+        }
     }
 
     private final int size;
@@ -47,6 +66,11 @@ public final class PmiServer implements AutoCloseable {
     private volatile boolean closed;
 
     public PmiServer(int size, String kvsName, Listener listener) throws IOException {
+        this(size, kvsName, listener, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    }
+
+    /** A server listening on {@code bind} (port 0: any free port). */
+    public PmiServer(int size, String kvsName, Listener listener, InetSocketAddress bind) throws IOException {
         if (size < 1) {
             throw new IllegalArgumentException("job size must be >= 1: " + size);
         }
@@ -56,15 +80,39 @@ public final class PmiServer implements AutoCloseable {
         this.initialized = new boolean[size];
         this.finalized = new boolean[size];
         this.serverSocket = new ServerSocket();
-        serverSocket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), size + 16);
+        serverSocket.bind(bind, size + 16);
         Thread acceptor = new Thread(this::acceptLoop, "pmi-accept");
         acceptor.setDaemon(true);
         acceptor.start();
     }
 
-    /** The value for the ranks' {@code PMI_PORT}. */
+    /** The value for the local ranks' {@code PMI_PORT} (loopback when listening on every address). */
     public String portAddress() {
+        InetAddress a = serverSocket.getInetAddress();
+        String host = a.isAnyLocalAddress() ? InetAddress.getLoopbackAddress().getHostAddress() : a.getHostAddress();
+        return host + ":" + serverSocket.getLocalPort();
+    }
+
+    /** The address and port the server listens on. */
+    public String listenAddress() {
         return serverSocket.getInetAddress().getHostAddress() + ":" + serverSocket.getLocalPort();
+    }
+
+    /** Tells every joined mpirun that the job is over with {@code status}. */
+    public void endJoined(int status) {
+        List<Connection> all;
+        synchronized (this) {
+            all = new ArrayList<>(connections);
+        }
+        for (Connection c : all) {
+            if (c.joinedFirst >= 0) {
+                try {
+                    c.send(PmiWire.format("end", "status", Integer.toString(status)));
+                } catch (IOException e) {
+                    // that mpirun is gone already
+                }
+            }
+        }
     }
 
     public String kvsName() {
@@ -123,6 +171,10 @@ public final class PmiServer implements AutoCloseable {
         private final Socket socket;
         private final OutputStream out;
         private int rank = -1;
+        /** The ranks of a joined mpirun's control connection (-1: a rank's connection). */
+        private int joinedFirst = -1;
+        private int joinedLast = -1;
+        private final java.util.Set<Integer> exited = new java.util.HashSet<>();
 
         Connection(Socket socket) throws IOException {
             this.socket = socket;
@@ -157,6 +209,44 @@ public final class PmiServer implements AutoCloseable {
                     fail("PMI connection failed: " + e.getMessage());
                 }
             }
+            if (joinedFirst >= 0 && !closed && exited.size() < joinedLast - joinedFirst + 1) {
+                listener.joinLost(joinedFirst, joinedLast, peer());
+            }
+        }
+
+        private String peer() {
+            return socket.getInetAddress().getHostAddress();
+        }
+
+        private void join(Map<String, String> m) throws IOException {
+            int first = parseRank(m.get("first"));
+            int last = parseRank(m.get("last"));
+            String refused = first < 0 || last < first ? "bad rank range " + m.get("first") + "-" + m.get("last")
+                    + " for a job of " + size : joinedFirst >= 0 ? "this connection joined already"
+                    : listener.joined(first, last, peer());
+            if (refused != null) {
+                send(PmiWire.format("join_ack", "rc", "-1", "msg", PmiWire.encode(refused)));
+                return;
+            }
+            joinedFirst = first;
+            joinedLast = last;
+            send(PmiWire.format("join_ack", "rc", "0", "kvsname", kvsName, "size", Integer.toString(size)));
+        }
+
+        private void rankExit(Map<String, String> m) {
+            int r = parseRank(m.get("rank"));
+            if (joinedFirst < 0 || r < joinedFirst || r > joinedLast) {
+                fail("rank_exit for rank " + m.get("rank") + " outside the joined ranks");
+                return;
+            }
+            int status;
+            try {
+                status = Integer.parseInt(m.getOrDefault("status", "1"));
+            } catch (NumberFormatException e) {
+                status = 1;
+            }
+            exited.add(r);
+            listener.remoteExit(r, status, PmiWire.decode(m.getOrDefault("what", "%")));
         }
 
         private void handle(String text) throws IOException {
@@ -200,6 +290,8 @@ public final class PmiServer implements AutoCloseable {
                     }
                     send(PmiWire.format("finalize_ack"));
                 }
+                case "join" -> join(m);
+                case "rank_exit" -> rankExit(m);
                 case "abort" -> {
                     int code;
                     try {

@@ -95,6 +95,30 @@ class LaunchOptionsTest {
         assertEquals("exited with status 3", Job.describeExit(3));
     }
 
+    @Test
+    void rankRangesForJobsOverSeveralHosts() {
+        LaunchOptions o = LaunchOptions.parse(new String[] {"-np", "4", "--ranks", "0-1", "--listen", "0.0.0.0:7400",
+            "true"});
+        assertEquals(0, o.firstRank());
+        assertEquals(1, o.lastRank());
+        assertEquals(2, o.localRanks());
+        assertEquals("0.0.0.0:7400", o.listen());
+        LaunchOptions j = LaunchOptions.parse(new String[] {"-np", "4", "--ranks", "3", "--join", "host-a:7400", "true"});
+        assertEquals(3, j.firstRank());
+        assertEquals(3, j.lastRank());
+        assertTrue(j.isLocal(3) && !j.isLocal(2));
+        LaunchOptions all = LaunchOptions.parse(new String[] {"-np", "3", "true"});
+        assertEquals(0, all.firstRank());
+        assertEquals(2, all.lastRank());
+        assertMessage("--ranks 2-4 is not a range inside 0-3 (-np 4)", "-np", "4", "--ranks", "2-4", "--listen", "h:1", "x");
+        assertMessage("--join needs --ranks: which ranks to start here", "-np", "4", "--join", "h:1", "x");
+        assertMessage("--listen and --join exclude each other", "-np", "4", "--ranks", "1", "--listen", "h:1",
+                "--join", "h:2", "x");
+        assertMessage("--ranks 0-1 leaves ranks to other hosts: serve them with --listen HOST:PORT (and start them "
+                + "there with --join)", "-np", "4", "--ranks", "0-1", "x");
+        assertMessage("--join needs HOST:PORT, got 'nohost'", "-np", "4", "--ranks", "1", "--join", "nohost", "x");
+    }
+
     private static void assertMessage(String expected, String... args) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LaunchOptions.parse(args));
         assertTrue(e.getMessage().contains(expected), () -> "'" + e.getMessage() + "' lacks '" + expected + "'");

@@ -5,7 +5,8 @@ import mpi.MPI;
 import mpi.Request;
 
 /**
- * Rank 1 streams 1 MiB messages (RGET rendezvous: rank 0 RDMA-reads them) and small ones to
+ * Rank 1 streams 1 MiB messages (rendezvous: with RGET rank 0 RDMA-reads them, with RPUT rank 1
+ * RDMA-writes them into the buffers rank 0 named) and small ones to
  * rank 0, and SIGKILLs itself while several are in flight; rank 0 keeps receiving. Ends only
  * through the failure handling: the launcher names rank 1 and stops the job.
  */
