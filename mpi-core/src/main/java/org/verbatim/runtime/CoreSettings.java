@@ -28,7 +28,8 @@ public final class CoreSettings implements SettingsProvider {
                     + "below; whichever exists when only one does).");
     public static final Setting RPUT_THRESHOLD = new Setting("verbatim.core.rput-threshold",
             "256k", "With verbatim.core.rendezvous=auto: smallest message sent by RPUT when the "
-                    + "transport has both native RDMA read and write.");
+                    + "transport has both native RDMA read and write done by an adapter (not by "
+                    + "the CPU, as shm's cross-memory attach: RGET there).");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
             "Count messages, volume, unexpected messages and communication memory (and the "
                     + "transports' counters); rank 0 prints the totals over the ranks at finalize.");

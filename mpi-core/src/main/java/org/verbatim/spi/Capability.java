@@ -28,5 +28,12 @@ public enum Capability {
     /** RDMA_WRITE is emulated: the target must make progress for it to complete. */
     RDMA_WRITE_EMULATED,
     /** RDMA_READ is emulated: the target must make progress for it to complete. */
-    RDMA_READ_EMULATED
+    RDMA_READ_EMULATED,
+    /**
+     * Native RDMA read and write are copies made by the initiating CPU (cross-memory attach),
+     * not offloaded to an adapter: a read costs what a write costs, so the rendezvous prefers
+     * RGET, which lets the receiver copy as soon as the RTS arrives (RPUT waits a round trip
+     * for the CTS and needs the sender to make progress).
+     */
+    RDMA_BY_CPU
 }

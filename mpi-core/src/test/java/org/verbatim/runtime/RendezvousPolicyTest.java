@@ -33,6 +33,14 @@ class RendezvousPolicyTest {
     }
 
     @Test
+    void autoKeepsRgetWhenTheCpuMakesTheCopies() {
+        assertEquals(NEVER, policy("auto").putFrom(caps(Capability.RDMA_READ,
+                Capability.RDMA_WRITE, Capability.RDMA_BY_CPU)));
+        assertEquals(0, policy("rput").putFrom(caps(Capability.RDMA_READ,
+                Capability.RDMA_WRITE, Capability.RDMA_BY_CPU)), "forced RPUT still honoured");
+    }
+
+    @Test
     void autoTakesWhatExists() {
         assertEquals(0, policy("auto").putFrom(caps(Capability.RDMA_WRITE)));
         assertEquals(NEVER, policy("auto").putFrom(caps(Capability.RDMA_READ)));

@@ -25,7 +25,7 @@ class PointToPointTest {
         MpiJob job = MpiJob.run(2, 120, List.of(PROTO_INFO), "640m", PointToPointProgram.class,
                 "2", "16384", "big").assertAllPassed(2, 300);
         assertTrue(job.err().contains("rank 0 -> rank 1: transport shm, eager <= 16352 B, "
-                + "rendezvous RGET"), job::report);
+                + "rendezvous RGET in chunks"), job::report); // RGET at every size: RDMA_BY_CPU
     }
 
     @Test

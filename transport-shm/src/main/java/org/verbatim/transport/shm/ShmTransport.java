@@ -146,6 +146,8 @@ public final class ShmTransport implements Transport {
         if (!cma) {
             flags.add(Capability.RDMA_WRITE_EMULATED);
             flags.add(Capability.RDMA_READ_EMULATED);
+        } else {
+            flags.add(Capability.RDMA_BY_CPU);
         }
         // Cost model, measured order of magnitude on a current x86 server: one cache-line
         // transfer each way for the eager path; CMA is one kernel copy, the fallback two copies.
