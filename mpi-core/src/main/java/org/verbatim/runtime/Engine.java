@@ -491,16 +491,10 @@ public final class Engine implements CompletionHandler {
             fail("rank " + worldRank + ": transport " + p.transport.name()
                     + " offers no RDMA read for the rendezvous from rank " + p.world);
         }
-        long n = Math.min(length, r.data.byteSize());
-        r.peer = p;
-        r.senderRequest = senderRequest;
+        long n = r.matchRendezvous(p, src, tag, length, senderRequest);
         r.remoteAddress = address;
         r.remoteKey = key;
-        r.bytesToRead = n;
         r.readOffset = 0;
-        r.statusSource = src;
-        r.statusTag = tag;
-        r.statusError = length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS;
         if (n == 0) {
             sendControl(p, WireHeader.FIN, senderRequest);
             r.finish(src, tag, 0, r.statusError);

@@ -71,13 +71,7 @@ final class PutRendezvous implements AutoCloseable {
             engine.fail("rank " + engine.worldRank() + ": transport " + p.transport.name()
                     + " offers no RDMA write for the RPUT rendezvous from rank " + p.world);
         }
-        long n = Math.min(length, r.data.byteSize());
-        r.peer = p;
-        r.senderRequest = senderRequest;
-        r.bytesToRead = n;
-        r.statusSource = src;
-        r.statusTag = tag;
-        r.statusError = length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS;
+        long n = r.matchRendezvous(p, src, tag, length, senderRequest);
         if (n == 0) {
             engine.sendControl(p, WireHeader.FIN, senderRequest);
             r.finish(src, tag, 0, r.statusError);

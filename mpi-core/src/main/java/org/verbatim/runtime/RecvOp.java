@@ -54,6 +54,22 @@ public final class RecvOp extends RequestState {
         this.registration = null;
     }
 
+    /**
+     * Records a rendezvous matched to this receive (RGET or RPUT): the peer, the sender's request,
+     * the status, and the bytes that fit; returns those bytes (less than {@code length} when the
+     * message is truncated).
+     */
+    long matchRendezvous(PeerState p, int src, int tg, long length, long senderReq) {
+        long n = Math.min(length, data.byteSize());
+        peer = p;
+        senderRequest = senderReq;
+        bytesToRead = n;
+        statusSource = src;
+        statusTag = tg;
+        statusError = length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS;
+        return n;
+    }
+
     boolean matches(int msgContext, int msgSource, int msgTag) {
         return context == msgContext
                 && (source == Engine.ANY_SOURCE || source == msgSource)

@@ -68,18 +68,8 @@ public final class SelfTransport implements Transport, Endpoint {
             }
 
             @Override
-            public long address() {
-                return segment.address();
-            }
-
-            @Override
             public long remoteKey() {
                 return 0;
-            }
-
-            @Override
-            public long length() {
-                return segment.byteSize();
             }
 
             @Override

@@ -10,6 +10,17 @@ public interface MemoryRegistration extends RemoteMemory, AutoCloseable {
     /** The registered memory itself. */
     MemorySegment segment();
 
+    /** The registered memory's own address (where the owner's process sees it). */
+    @Override
+    default long address() {
+        return segment().address();
+    }
+
+    @Override
+    default long length() {
+        return segment().byteSize();
+    }
+
     @Override
     void close();
 }

@@ -173,16 +173,8 @@ public final class LoopbackFabric {
                     return segment;
                 }
 
-                public long address() {
-                    return segment.address();
-                }
-
                 public long remoteKey() {
                     return 7;
-                }
-
-                public long length() {
-                    return segment.byteSize();
                 }
 
                 public void close() {

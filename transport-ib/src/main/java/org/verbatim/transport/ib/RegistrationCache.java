@@ -256,18 +256,8 @@ final class RegistrationCache {
         }
 
         @Override
-        public long address() {
-            return segment.address();
-        }
-
-        @Override
         public long remoteKey() {
             return Integer.toUnsignedLong(entry.pinned.rkey());
-        }
-
-        @Override
-        public long length() {
-            return segment.byteSize();
         }
 
         @Override

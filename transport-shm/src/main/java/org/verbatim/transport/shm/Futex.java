@@ -65,7 +65,7 @@ final class Futex {
             long ignored = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAIT, expected,
                     timespec);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw LinuxSyscalls.rethrow(t);
         }
     }
 
@@ -75,22 +75,12 @@ final class Futex {
             long ignored = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAKE, count,
                     MemorySegment.NULL);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw LinuxSyscalls.rethrow(t);
         }
     }
 
     static void setTimeout(MemorySegment timespec, long nanos) {
         timespec.set(JAVA_LONG, 0, nanos / 1_000_000_000L);
         timespec.set(JAVA_LONG, 8, nanos % 1_000_000_000L);
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            return r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new IllegalStateException(t);
     }
 }

@@ -152,7 +152,8 @@ final class LinuxSyscalls {
         };
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    /** A downcall's Throwable as an unchecked exception (Errors are thrown as they are). */
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }

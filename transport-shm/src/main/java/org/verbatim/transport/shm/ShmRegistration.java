@@ -25,18 +25,8 @@ final class ShmRegistration implements MemoryRegistration {
     }
 
     @Override
-    public long address() {
-        return segment.address();
-    }
-
-    @Override
     public long remoteKey() {
         return key;
-    }
-
-    @Override
-    public long length() {
-        return segment.byteSize();
     }
 
     @Override
