@@ -60,6 +60,28 @@ if [ "${1:-}" = --in-guest ]; then
       timeout 1500 ./mvnw -o -q -B -Prdma -pl "$mods" -am test \
       -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false
   }
+  diagnose() { # after a failed Maven run: what the tail of a CI log must show (printed last)
+    local f
+    echo "=== diagnostics of the failed mvn-rdma-tests run"
+    free -m
+    dmesg 2>/dev/null | grep -iE 'out of memory|oom|killed process|segfault|general protection' | tail -n 20
+    for f in */target/surefire-reports/*.txt; do
+      grep -qE 'FAILURE|ERROR' "$f" 2>/dev/null && { echo "--- $f"; head -c 6000 "$f"; echo; }
+    done
+    for f in */target/surefire-reports/*.dumpstream */target/surefire-reports/*-jvmRun*.dump; do
+      [ -f "$f" ] && { echo "--- $f"; tail -n 40 "$f"; }
+    done
+    for f in */hs_err_pid*.log; do
+      [ -f "$f" ] && { echo "--- $f"; head -n 60 "$f"; }
+    done
+  }
+  rdma_tests_diagnosed() {
+    rm -f */hs_err_pid*.log */target/surefire-reports/*.dumpstream */target/surefire-reports/*.dump
+    rdma_tests && return 0
+    local rc=$?
+    diagnose > "$1.diag" 2>&1
+    return $rc
+  }
   check ibv_devices devices
   if [ -f verbs-binding/src/main/java/org/verbatim/verbs/VerbsAvailability.java ]; then
     check verbs-availability probe
@@ -68,7 +90,7 @@ if [ "${1:-}" = --in-guest ]; then
   fi
   check perftest-baseline env PERFTEST_LAT_ITERS=300 PERFTEST_BW_ITERS=200 \
     scripts/rdma-guest/perftest-baseline
-  check mvn-rdma-tests rdma_tests
+  check mvn-rdma-tests rdma_tests_diagnosed "$2"
   echo "$passed $failed" > "$2"
   [ "$failed" -eq 0 ]
   exit
@@ -145,5 +167,10 @@ else
   failed=$((failed + 1)); echo "--- [two-guests] FAILED ($((SECONDS - t)) s)"
 fi
 
+# The CI log keeps only its tail: a failed guest test run's diagnostics come last.
+if [ -s "$result.diag" ]; then
+  cat "$result.diag"
+fi
+rm -f "$result.diag"
 echo "rdma-guest: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -63,13 +63,24 @@ final class AsyncEvents implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /**
+     * Stops the thread and waits for it (it notices within one 100 ms poll, or when the SRQ
+     * refill it is doing ends). Returns false if it is still running after 10 s: the caller must
+     * then leave the device context open, since the thread may still be using it (closing it
+     * under a thread inside ibv_get_async_event or posting to the SRQ would crash the process).
+     */
+    boolean stop() {
         running = false;
         try {
-            thread.join(1000);
+            thread.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return !thread.isAlive();
+    }
+
+    @Override
+    public void close() {
+        stop();
     }
 }

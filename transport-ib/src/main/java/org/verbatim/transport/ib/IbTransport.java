@@ -553,8 +553,10 @@ public final class IbTransport implements Transport {
             return;
         }
         closed = true;
-        if (asyncEvents != null) {
-            asyncEvents.close();
+        if (asyncEvents != null && !asyncEvents.stop()) {
+            LOG.warn("ib: the async-event thread of {} did not stop; leaving the device open",
+                    port.describe());
+            return;
         }
         try {
             registrations.clear();
