@@ -272,6 +272,9 @@ final class IbEndpoint implements Endpoint {
         userIds[i] = userId;
         head = seq + 1;
         unsignalled = signalled ? 0 : unsignalled + 1;
+        if (signalled) {
+            t.signalledOutstanding++;
+        }
     }
 
     /** A signalled send work request {@code seq} completed: everything up to it is done. */

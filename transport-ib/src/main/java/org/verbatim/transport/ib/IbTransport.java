@@ -73,6 +73,22 @@ public final class IbTransport implements Transport {
     private final int qpInline;
     private final ConnectionManager connections;
     private int progressCalls;
+    /**
+     * Signalled send work requests posted and not yet seen complete: while there are none the
+     * send CQ has nothing to report but errors of flushed requests, so it is polled only every
+     * {@link #SEND_CQ_IDLE_POLL} passes (a CQ poll is a downcall; two per pass were most of an
+     * idle pass).
+     */
+    int signalledOutstanding;
+    private static final int SEND_CQ_IDLE_POLL = 64;
+    /**
+     * SRQ buffers whose message has been delivered, to be posted again when a pass finds
+     * nothing else to do (or once {@link #repostBatch} are waiting): reposting each buffer
+     * before returning put a downcall between a message's arrival and the caller seeing it.
+     */
+    private final long[] reposts;
+    private int repostCount;
+    private final int repostBatch;
     private final WorkCompletions sendWc;
     private final WorkCompletions recvWc;
     private final RegistrationCache registrations;
@@ -100,6 +116,8 @@ public final class IbTransport implements Transport {
         this.depth = Math.min(config.sendQueueDepth, Integer.highestOneBit(Math.max(8, maxQpWr)));
         int peers = Math.max(1, size - 1);
         int recvEntries = config.channel.sharedReceiveQueue() ? config.srqMax : config.srBuffers * peers;
+        this.repostBatch = Math.max(1, Math.min(8, config.srqSize / 4));
+        this.reposts = new long[repostBatch];
         this.sendCq = context.createCompletionQueue(Math.min(maxCqe, depth * peers + 16), null);
         this.recvCq = context.createCompletionQueue(Math.min(maxCqe, recvEntries + 16), null);
         int bufferSize = config.eagerSize;
@@ -328,11 +346,14 @@ public final class IbTransport implements Transport {
     @Override
     public int progress() {
         int work = 0;
-        if (connections.busy() || (++progressCalls & 15) == 0) {
+        int calls = ++progressCalls;
+        if (connections.busy() || (calls & 15) == 0) {
             work += connections.poll();
         }
         work += pollReceives();
-        work += pollSends();
+        if (signalledOutstanding > 0 || calls % SEND_CQ_IDLE_POLL == 0) {
+            work += pollSends();
+        }
         FastPathRing[] r = rings;
         for (int i = 0; i < r.length; i++) {
             int n = r[i].poll(ringPeers[i], handler);
@@ -353,7 +374,17 @@ public final class IbTransport implements Transport {
                 }
             }
         }
+        if (repostCount > 0 && (work == 0 || repostCount >= repostBatch)) {
+            flushReposts();
+        }
         return work;
+    }
+
+    private void flushReposts() {
+        for (int i = 0; i < repostCount; i++) {
+            receiveBuffers.post(reposts[i], srq, null);
+        }
+        repostCount = 0;
     }
 
     private int pollReceives() {
@@ -391,7 +422,11 @@ public final class IbTransport implements Transport {
                     offerRing(ep);
                 }
             }
-            receiveBuffers.post(id, srq, ep.qp);
+            if (srq != null && repostCount < reposts.length) {
+                reposts[repostCount++] = id;
+            } else {
+                receiveBuffers.post(id, srq, ep.qp);
+            }
             if (data && ep.sr != null) {
                 ep.sr.consumed();
                 if (ep.sr.returnDue()) {
@@ -407,6 +442,7 @@ public final class IbTransport implements Transport {
         if (n <= 0) {
             return 0;
         }
+        signalledOutstanding = Math.max(0, signalledOutstanding - n);
         int work = 0;
         for (int i = 0; i < n; i++) {
             int peer = peerOf(sendWc.qpNum(i));
