@@ -66,7 +66,7 @@ public final class Reduction {
     }
 
     /** Allreduce into {@code recv} (which may already hold the input: in place). */
-    public static Schedule allreduce(Schedule s, MemorySegment send, MemorySegment recv,
+    public static Schedule allreduce(Schedule s, MemorySegment userSend, MemorySegment recv,
                                      int count, int elementSize, Reducer op, boolean commutative) {
         int p = s.size();
         long bytes = recv.byteSize();
@@ -74,6 +74,14 @@ public final class Reduction {
         // (a heap buffer would be staged through native memory on both sides of each message).
         boolean scratch = p > 1 && !recv.isNative() && bytes >= LARGE_HEAP_VECTOR;
         MemorySegment work = scratch ? s.temp(bytes) : recv;
+        // From WHOLE_VECTOR_NATIVE the input goes to the scratch first too and the algorithm runs
+        // there in place: the sends of its first step are then zero-copy as well (4 ranks, 1 MiB
+        // of floats: 1114 us staged against 550-620 us this way; direct buffers 485 us).
+        boolean wholeVector = scratch && bytes >= WHOLE_VECTOR_NATIVE && !userSend.isNative();
+        if (wholeVector) {
+            s.local(() -> MemorySegment.copy(userSend, 0, work, 0, bytes));
+        }
+        MemorySegment send = wholeVector ? work : userSend;
         boolean pow2 = Integer.bitCount(p) == 1;
         if (p > 1 && pow2 && bytes >= s.group().settings().allreduceLarge() && commutative
                 && count >= p) {
@@ -100,6 +108,9 @@ public final class Reduction {
 
     /** Heap vectors from this size are reduced in native scratch memory. */
     static final long LARGE_HEAP_VECTOR = 16 * 1024;
+
+    /** Heap vectors from this size are also copied into that scratch before the first step. */
+    static final long WHOLE_VECTOR_NATIVE = 256 * 1024;
 
     /** Power-of-two groups: log p exchanges of the whole vector. */
     static Schedule recursiveDoubling(Schedule s, MemorySegment buf, int count, Reducer op) {
