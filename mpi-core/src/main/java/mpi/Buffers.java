@@ -139,8 +139,13 @@ final class Buffers {
         int elem = elementSize(b);
         long capacityBytes = (long) b.capacity() * elem;
         if (b.isDirect()) {
-            long address = MemorySegment.ofBuffer(b).address() - (long) b.position() * elem;
-            return MemorySegment.ofAddress(address).reinterpret(capacityBytes);
+            // The segment keeps the buffer's own scope (alive while the buffer is reachable, and
+            // equal for every view of one allocation), never the global scope of an address: a
+            // pin-down cache tells buffers apart by scope, and a freed buffer's address comes
+            // back in the next allocation (RDMA into the old registration lost messages).
+            boolean asIs = b.position() == 0 && b.limit() == b.capacity();
+            Buffer whole = asIs ? b : b.duplicate().clear();
+            return MemorySegment.ofBuffer(whole);
         }
         if (!b.hasArray()) {
             throw MPIException.of(ErrorClass.ERR_BUFFER,

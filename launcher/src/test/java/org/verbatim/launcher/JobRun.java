@@ -52,8 +52,9 @@ record JobRun(int status, String out, String err, Duration elapsed) {
         return files;
     }
 
-    /** Everything, for assertion messages. */
+    /** Everything, for assertion messages; stderr first, where a failure's cause shows. */
     String report() {
-        return "status " + status + " after " + elapsed.toMillis() + " ms\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
+        return "status " + status + " after " + elapsed.toMillis() + " ms\n--- stderr ---\n" + err
+                + "--- stdout ---\n" + out;
     }
 }

@@ -84,9 +84,17 @@ record MpiJob(int status, String out, String err, Duration elapsed, List<String>
         assertTrue(shmLeft.isEmpty(), () -> "left in /dev/shm: " + shmLeft + "\n" + report());
     }
 
-    /** Everything, for assertion messages: status, time, every rank's stdout and stderr. */
+    /**
+     * Everything, for assertion messages: status, time, every rank's stderr, the lines of stdout
+     * that are not PASS lines, then all of stdout. stderr and failures come first because a CI
+     * log keeps only part of a long message, and the cause is nearly always in them.
+     */
     String report() {
-        return "mpirun status " + status + " after " + elapsed.toMillis() + " ms\n--- stdout ---\n"
-                + out + "--- stderr ---\n" + err;
+        StringBuilder notPassed = new StringBuilder();
+        out.lines().filter(l -> !l.startsWith("PASS "))
+                .forEach(l -> notPassed.append(l).append('\n'));
+        return "mpirun status " + status + " after " + elapsed.toMillis() + " ms\n"
+                + "--- stderr ---\n" + err + "--- stdout without PASS lines ---\n" + notPassed
+                + "--- stdout ---\n" + out;
     }
 }

@@ -16,7 +16,9 @@ import org.verbatim.spi.MemoryRegistration;
  * <p>Invalidation: Java frees native memory by closing its arena, so an entry is valid only while
  * its segment's scope is alive, and a hit needs the same scope. A stale entry (memory freed, the
  * address possibly reused) is never handed out; it is unpinned at the next lookup or sweep. This
- * is the Java form of the malloc/munmap hooks C pin-down caches need.
+ * is the Java form of the malloc/munmap hooks C pin-down caches need. Memory in the global scope
+ * (a segment made from a bare address) has no observable end, so it is pinned for each use and
+ * never cached: its address may belong to other memory by the next use.
  *
  * <p>Not thread-safe: the transport calls it under the runtime's progress lock.
  */
@@ -61,6 +63,8 @@ final class RegistrationCache {
         }
     }
 
+    private static final MemorySegment.Scope GLOBAL = MemorySegment.NULL.scope();
+
     private final Pinner pinner;
     private final long bound;
     private final TreeMap<Long, Entry> byStart = new TreeMap<>();
@@ -102,6 +106,10 @@ final class RegistrationCache {
         Entry entry = new Entry(segment, pinner.pin(segment));
         pinnedBytes += entry.end - entry.start;
         entry.users = 1;
+        if (segment.scope().equals(GLOBAL)) {
+            uncached.add(entry);
+            return new Handle(entry, segment);
+        }
         Entry sameStart = byStart.get(entry.start);
         if (sameStart == null || sameStart.users == 0) {
             if (sameStart != null) {

@@ -78,6 +78,26 @@ class RegistrationCacheTest {
     }
 
     @Test
+    void memoryWithoutAnObservableEndIsNeverCached() {
+        try (Arena arena = Arena.ofConfined()) {
+            RegistrationCache c = cache(1 << 20);
+            MemorySegment m = arena.allocate(8192, 4096);
+            MemorySegment bare = MemorySegment.ofAddress(m.address()).reinterpret(8192);
+            MemoryRegistration a = c.register(bare);
+            assertEquals(1, c.lkey(bare.address(), 8192), "pinned while in use");
+            a.close();
+            assertEquals(0, pinned.size(), "unpinned at close: the address may be freed next");
+            c.register(bare).close();
+            assertEquals(0, c.hits());
+            assertEquals(2, c.misses());
+            c.register(m).close();
+            c.register(m).close();
+            assertEquals(1, c.hits(), "memory with a scope is still cached");
+            c.clear();
+        }
+    }
+
+    @Test
     void boundOnIdlePinnedMemoryEvictsOldestFirst() {
         try (Arena arena = Arena.ofConfined()) {
             RegistrationCache c = cache(3 * 4096);
