@@ -45,7 +45,7 @@ final class StagingPool implements AutoCloseable {
 
     private MemorySegment allocate(long bytes) {
         Arena own = Arena.ofShared();
-        MemorySegment s = own.allocate(bytes, 64);
+        MemorySegment s = own.allocate(bytes, bytes >= 4096 ? 4096 : 64);
         arenas.put(s.address(), own);
         allocatedBytes += bytes;
         return s;
