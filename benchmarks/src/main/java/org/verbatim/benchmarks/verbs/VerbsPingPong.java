@@ -1,4 +1,4 @@
-package org.verbatim.benchmarks;
+package org.verbatim.benchmarks.verbs;
 
 import static org.verbatim.verbs.raw.verbs_h_constants.IBV_ACCESS_LOCAL_WRITE;
 import static org.verbatim.verbs.raw.verbs_h_constants.IBV_ACCESS_REMOTE_WRITE;
@@ -31,7 +31,10 @@ import org.verbatim.verbs.SendRequest;
 import org.verbatim.verbs.WorkCompletions;
 
 /**
- * The floor under Verbatim's ib latency: perftest's two ping-pongs written in Java on the same
+ * (Its own package: the MPI benchmarks of the parent package are also compiled against Open MPI's
+ * mpi.jar by compare-openmpi, and this program uses verbs-binding, not MPI.)
+ *
+ * <p>The floor under Verbatim's ib latency: perftest's two ping-pongs written in Java on the same
  * verbs binding, with no MPI at all. Two processes (as perftest's client and server), one RC
  * queue pair each, which exchange their addresses through files in a meeting directory:
  * <ul>
