@@ -50,7 +50,7 @@ import org.verbatim.verbs.WorkCompletions;
  *
  * <pre>
  * VerbsPingPong --side 0|1 --meet DIR --device rxe0 --gid-index 1 --mode send|write
- *               [--iterations N] [--warmup N]      (side 0 prints the figure)
+ *               [--iterations N] [--warmup N] [--spins N]      (side 0 prints the figure)
  * </pre>
  */
 public final class VerbsPingPong {
