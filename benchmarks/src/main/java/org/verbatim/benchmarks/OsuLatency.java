@@ -1,5 +1,6 @@
 package org.verbatim.benchmarks;
 
+import java.util.Arrays;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -7,6 +8,9 @@ import mpi.MPIException;
 /**
  * Ping-pong latency between two ranks, as OSU's osu_latency: rank 0 sends and waits for the
  * same size back; the figure is half the round trip, averaged over the timed iterations.
+ * With {@code --typical} it times every iteration as well (one clock read per round trip, its
+ * cost included) and adds two columns: the median half round trip, which is what perftest
+ * reports as t_typical, and the average of all timed iterations, perftest's t_avg.
  */
 public final class OsuLatency {
     private static final int TAG = 1;
@@ -22,8 +26,12 @@ public final class OsuLatency {
         int rank = comm.getRank();
         MessageBuffers b = new MessageBuffers(o.direct, o.maxSize);
         if (rank == 0) {
-            Osu.header("OSU-style MPI Latency Test (Verbatim benchmarks)", o, "Latency (us)");
+            Osu.header("OSU-style MPI Latency Test (Verbatim benchmarks)", o,
+                    o.typical ? String.format("%20s%17s%17s", "Latency (us)", "Typical (us)", "Average (us)")
+                            : "Latency (us)");
         }
+        int mostTimed = o.batches * Math.max(o.perBatch(o.minSize), o.perBatch(o.maxSize));
+        long[] trips = o.typical ? new long[mostTimed] : null;
         for (int size : Osu.sizes(o)) {
             int perBatch = o.perBatch(size);
             comm.barrier();
@@ -33,15 +41,36 @@ public final class OsuLatency {
                     b.recv(comm, size, 1, TAG);
                 }
                 double best = Double.MAX_VALUE;
+                int timed = 0;
                 for (int batch = 0; batch < o.batches; batch++) {
                     double start = MPI.wtime();
+                    long previous = trips == null ? 0 : System.nanoTime();
                     for (int i = 0; i < perBatch; i++) {
                         b.send(comm, size, 1, TAG);
                         b.recv(comm, size, 1, TAG);
+                        if (trips != null) {
+                            long now = System.nanoTime(); // one clock read per round trip
+                            trips[timed++] = now - previous;
+                            previous = now;
+                        }
                     }
                     best = Math.min(best, MPI.wtime() - start);
                 }
-                Osu.row(size, best * 1e6 / (2.0 * perBatch));
+                double latency = best * 1e6 / (2.0 * perBatch);
+                if (trips == null) {
+                    Osu.row(size, latency);
+                } else {
+                    long[] t = Arrays.copyOf(trips, timed);
+                    Arrays.sort(t);
+                    double sum = 0;
+                    for (long v : t) {
+                        sum += v;
+                    }
+                    // half round trips in microseconds, as perftest's t_typical and t_avg
+                    System.out.printf("%-10d%20.2f%17.2f%17.2f%n", size, latency, t[timed / 2] / 2e3,
+                            sum / timed / 2e3);
+                    System.out.flush();
+                }
             } else {
                 for (int i = 0; i < o.warmup(size) + o.batches * perBatch; i++) {
                     b.recv(comm, size, 0, TAG);

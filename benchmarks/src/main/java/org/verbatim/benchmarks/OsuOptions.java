@@ -13,6 +13,8 @@ final class OsuOptions {
     enum Kind { LATENCY, BANDWIDTH }
 
     boolean direct;
+    /** Latency: also time every iteration and report the median (perftest's "typical"). */
+    boolean typical;
     int minSize;
     int maxSize = 4 << 20;
     int iterations;
@@ -81,6 +83,7 @@ final class OsuOptions {
                     case "--warmup-large" -> o.warmupLarge = Integer.parseInt(args[++i]);
                     case "--window", "-W" -> o.window = Integer.parseInt(args[++i]);
                     case "--batches" -> o.batches = Integer.parseInt(args[++i]);
+                    case "--typical" -> o.typical = kind == Kind.LATENCY;
                     case "--quick" -> {
                         o.iterations = o.iterationsLarge = 5;
                         o.warmup = o.warmupLarge = 1;
@@ -135,6 +138,9 @@ final class OsuOptions {
                 + d.iterationsLarge + ", " + d.warmupLarge + ")\n"
                 + (kind == Kind.BANDWIDTH
                         ? "  --window N              nonblocking sends per iteration (default 64)\n" : "")
+                + (kind == Kind.LATENCY
+                        ? "  --typical               also time each iteration and print the median half\n"
+                        + "                          round trip (perftest's t_typical) and the average\n" : "")
                 + "  --batches N             time the iterations in N batches and report the best\n"
                 + "                          batch (robust on a busy machine); default 1 = the\n"
                 + "                          OSU average over all timed iterations\n"

@@ -72,6 +72,11 @@ final class CreditAccount {
         return n;
     }
 
+    /** Receiver: a return taken with {@link #takeReturn} could not be sent; count it again. */
+    void untake(int n) {
+        consumedUnreturned += n;
+    }
+
     /** Receiver: how many are waiting to be returned. */
     int pendingReturn() {
         return consumedUnreturned;

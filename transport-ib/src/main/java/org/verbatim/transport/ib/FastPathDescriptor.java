@@ -6,18 +6,24 @@ package org.verbatim.transport.ib;
  * placed (in-order placement on InfiniBand and RoCE); the receiver polls the tag.
  *
  * <pre>
- *  0                          slot - 8 - length     slot - 8   slot - 4   slot
- *  +--------------------------+---------------------+----------+----------+
- *  |  unused                  |  message (length)   |  length  |   tag    |
- *  +--------------------------+---------------------+----------+----------+
+ *  0               slot - 12 - length    slot - 12   slot - 8   slot - 4   slot
+ *  +---------------+---------------------+-----------+----------+----------+
+ *  |  unused       |  message (length)   |  credits  |  length  |   tag    |
+ *  +---------------+---------------------+-----------+----------+----------+
  * </pre>
+ *
+ * {@code credits} piggybacks a credit return: the slots of the writer's own ring (the reverse
+ * direction) that the writer has consumed since its last return. A request-reply exchange so
+ * returns every credit with the replies and needs no CREDIT_RING control message, which over
+ * Soft-RoCE would be a second doorbell system call.
  *
  * The tag of the n-th write (from 0) into a ring of k slots is {@code n / k + 1}: it differs from
  * whatever the slot held before, so slots are never cleared.
  */
 final class FastPathDescriptor {
-    /** Bytes of the footer: length then tag, both native-order ints. */
-    static final int FOOTER = 8;
+    /** Bytes of the footer: credits, length, then tag, all native-order ints. */
+    static final int FOOTER = 12;
+    static final int CREDITS_FROM_END = 12;
     static final int LENGTH_FROM_END = 8;
     static final int TAG_FROM_END = 4;
 

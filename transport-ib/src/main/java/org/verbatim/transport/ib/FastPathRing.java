@@ -24,6 +24,7 @@ final class FastPathRing {
     private final int slotSize;
     final CreditAccount credits;
     private long reads;
+    private int granted;
 
     FastPathRing(ProtectionDomain pd, Arena arena, int slots, int maxMessage) {
         this.slots = slots;
@@ -43,11 +44,22 @@ final class FastPathRing {
                 return n;
             }
             int length = memory.get(ValueLayout.JAVA_INT, end - FastPathDescriptor.LENGTH_FROM_END);
+            granted += memory.get(ValueLayout.JAVA_INT, end - FastPathDescriptor.CREDITS_FROM_END);
             reads++;
             handler.onReceive(source, memory, end - FastPathDescriptor.FOOTER - length, length);
             credits.consumed();
             n++;
         }
+    }
+
+    /**
+     * Takes the credits for the reverse direction (our writes into the peer's ring) that the
+     * messages delivered so far piggybacked, resetting the count.
+     */
+    int takeGranted() {
+        int g = granted;
+        granted = 0;
+        return g;
     }
 
     long bytes() {

@@ -104,7 +104,7 @@ final class IbEndpoint implements Endpoint {
             t.flushControls(this);
             return retry();
         }
-        int status = post(IBV_WR_SEND, 0, header, payload, length, 0, 0, 0, false);
+        int status = post(IBV_WR_SEND, 0, header, payload, length, 0, 0, 0, -1);
         if (status != PostStatus.OK && sr != null) {
             sr.grant(1);
         }
@@ -122,9 +122,14 @@ final class IbEndpoint implements Endpoint {
         int total = length + FastPathDescriptor.FOOTER;
         long remote = ringAddress + (long) slot * ringSlotSize + ringSlotSize - total;
         int tag = FastPathDescriptor.tag(ringWrites, ringSlots);
-        int status = post(IBV_WR_RDMA_WRITE, 0, header, payload, length, remote, ringKey, tag, true);
+        // piggyback the credits of the reverse direction: our ring's consumed slots
+        int returned = inbound != null ? inbound.credits.takeReturn() : 0;
+        int status = post(IBV_WR_RDMA_WRITE, 0, header, payload, length, remote, ringKey, tag, returned);
         if (status != PostStatus.OK) {
             ringCredits.grant(1);
+            if (returned > 0) {
+                inbound.credits.untake(returned);
+            }
             return status;
         }
         ringWrites++;
@@ -142,7 +147,7 @@ final class IbEndpoint implements Endpoint {
         }
         MemorySegment body = payload == null ? MemorySegment.NULL : payload;
         int status = post(IBV_WR_SEND_WITH_IMM, (type << IbTransport.CTRL_SHIFT) | value, body,
-                MemorySegment.NULL, (int) body.byteSize(), 0, 0, 0, false);
+                MemorySegment.NULL, (int) body.byteSize(), 0, 0, 0, -1);
         if (status == PostStatus.OK && type == IbTransport.CTRL_RING_START) {
             startPending = false;
         }
@@ -150,12 +155,14 @@ final class IbEndpoint implements Endpoint {
     }
 
     /**
-     * Copies header and payload (plus the fast-path footer when {@code footerTag != 0}) inline or
-     * into a send buffer and posts. Small sends go inline and are signalled one in
-     * {@code signal-interval}; buffered ones are signalled so their buffer comes back.
+     * Copies header and payload (plus the fast-path footer when {@code footerCredits >= 0}: the
+     * credits it returns, the length and {@code footerTag}) inline or into a send buffer and
+     * posts. Small sends go inline and are signalled one in {@code signal-interval}; buffered ones
+     * are signalled so their buffer comes back.
      */
     private int post(int opcode, int immediate, MemorySegment header, MemorySegment payload, int length,
-                     long remote, int rkey, int footerTag, boolean footer) {
+                     long remote, int rkey, int footerTag, int footerCredits) {
+        boolean footer = footerCredits >= 0;
         int total = length + (footer ? FastPathDescriptor.FOOTER : 0);
         boolean inline = total <= t.maxInline;
         MemorySegment target;
@@ -173,8 +180,9 @@ final class IbEndpoint implements Endpoint {
         MemorySegment.copy(header, 0, target, 0, h);
         MemorySegment.copy(payload, 0, target, h, payload.byteSize());
         if (footer) {
-            target.set(INT, length, length);
-            target.set(INT, length + 4, footerTag);
+            target.set(INT, length, footerCredits);
+            target.set(INT, length + 4, length);
+            target.set(INT, length + 8, footerTag);
         }
         boolean signal = !inline || unsignalled >= t.config.signalInterval - 1;
         int flags = (signal ? IBV_SEND_SIGNALED : 0) | (inline ? IBV_SEND_INLINE : 0);

@@ -358,6 +358,10 @@ public final class IbTransport implements Transport {
         for (int i = 0; i < r.length; i++) {
             int n = r[i].poll(ringPeers[i], handler);
             if (n > 0) {
+                int granted = r[i].takeGranted();
+                if (granted > 0) {
+                    endpoints[ringPeers[i]].ringCredit(granted);
+                }
                 work += n;
                 counters.messagesReceived += n;
                 counters.fastPathMessagesReceived += n;

@@ -54,4 +54,33 @@ class CreditAccountTest {
             assertEquals(16, sender.credits() + inFlight + receiver.pendingReturn());
         }
     }
+
+    @Test
+    void piggybackedReturnsEveryMessageOrUntakenKeepTheBalance() {
+        // the fast path takes whatever is pending at each reply (piggyback), gives it back when
+        // the post fails (untake), and sends a batch return only when replies stop
+        CreditAccount sender = new CreditAccount(8);
+        CreditAccount receiver = new CreditAccount(8);
+        int inFlight = 0;
+        for (int step = 0; step < 10_000; step++) {
+            if (sender.tryConsume()) {
+                inFlight++;
+            }
+            if (inFlight > 0 && step % 2 == 0) {
+                inFlight--;
+                receiver.consumed();
+            }
+            if (step % 5 == 0) {
+                int n = receiver.takeReturn();
+                if (step % 3 == 0) {
+                    receiver.untake(n); // the reply could not be posted
+                } else {
+                    sender.grant(n);
+                }
+            } else if (receiver.returnDue()) {
+                sender.grant(receiver.takeReturn());
+            }
+            assertEquals(8, sender.credits() + inFlight + receiver.pendingReturn());
+        }
+    }
 }
