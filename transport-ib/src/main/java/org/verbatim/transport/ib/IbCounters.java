@@ -15,6 +15,7 @@ public final class IbCounters {
     long messagesReceived;
     long fastPathMessagesReceived;
     long retries;
+    long creditMessages;
     int queuePairs;
     long connectRequests;
     long connectResends;
@@ -73,6 +74,14 @@ public final class IbCounters {
     /** Connection datagrams sent again: no answer came in time, or the peer asked again. */
     public long connectResends() {
         return connectResends;
+    }
+
+    /**
+     * Credit returns sent as control messages (CREDIT_SR, CREDIT_RING); ring credits that ride in
+     * a reverse-direction ring write are not counted.
+     */
+    public long creditMessages() {
+        return creditMessages;
     }
 
     /** Sends refused with RETRY (no credit, buffer or queue slot). */

@@ -511,6 +511,7 @@ public final class IbTransport implements Transport {
         int n = ep.inbound.credits.pendingReturn();
         if (n > 0 && ep.sendControl(CTRL_CREDIT_RING, n, null) == PostStatus.OK) {
             ep.inbound.credits.takeReturn();
+            counters.creditMessages++;
         } else if (n > 0) {
             controlsPending = true;
         }
@@ -530,6 +531,7 @@ public final class IbTransport implements Transport {
         if (ep.sr != null && ep.sr.pendingReturn() > 0 && ep.sr.returnDue()) {
             if (ep.sendControl(CTRL_CREDIT_SR, ep.sr.pendingReturn(), null) == PostStatus.OK) {
                 ep.sr.takeReturn();
+                counters.creditMessages++;
             } else {
                 controlsPending = true;
             }
@@ -633,13 +635,14 @@ public final class IbTransport implements Transport {
     public String profileLine() {
         return String.format("[verbatim ib] rank %d on %s: channel %s, communication memory %d KiB (peak %d KiB),"
                         + " queue pairs %d (connection requests %d, resends %d), fast-path peers %d, SRQ low-watermark events %d, SRQ buffers %d, sent %d,"
-                        + " received %d (fast path %d), retries %d, registration cache hits %d misses %d"
+                        + " received %d (fast path %d), credit messages %d, retries %d, registration cache hits %d misses %d"
                         + " evictions %d invalidations %d",
                 rank, port.describe(), config.channel.configName(), counters.communicationMemory >> 10,
                 counters.peakCommunicationMemory >> 10, counters.queuePairs, counters.connectRequests,
                 counters.connectResends, counters.fastPathPeers, counters.srqLimitEvents,
                 counters.srqBuffers, counters.messagesSent, counters.messagesReceived,
-                counters.fastPathMessagesReceived, counters.retries, registrations.hits(), registrations.misses(),
+                counters.fastPathMessagesReceived, counters.creditMessages, counters.retries, registrations.hits(),
+                registrations.misses(),
                 registrations.evictions(), registrations.invalidations());
     }
 

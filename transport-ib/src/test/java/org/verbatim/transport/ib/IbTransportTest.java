@@ -91,6 +91,37 @@ class IbTransportTest extends TransportConformanceSuite {
         });
     }
 
+    /**
+     * A request-reply exchange over the fast path both ways returns every ring credit in the
+     * replies' footers: no CREDIT_RING control message once both rings are up (a handful may go
+     * while only one direction has its ring; without the piggyback it would be one per quarter
+     * ring, 500 per side here).
+     */
+    @Test
+    void pingPongReturnsRingCreditsInTheReplies() throws Exception {
+        config = Map.of(IbConfiguration.DEVICE.name(), "rxe0", IbConfiguration.EAGER_CHANNEL.name(), "ardma-srq",
+                IbConfiguration.FASTPATH_THRESHOLD.name(), "4", IbConfiguration.FASTPATH_SLOTS.name(), "8");
+        final int rounds = 2000;
+        runRanks(2, r -> {
+            int peer = 1 - r.rank;
+            for (int i = 0; i < rounds; i++) {
+                if (r.rank == 0) {
+                    r.send(peer, ints(i), pattern(16, i));
+                    r.awaitReceived(i + 1);
+                } else {
+                    r.awaitReceived(i + 1);
+                    r.send(peer, ints(i), pattern(16, i));
+                }
+                assertEquals(i, firstInt(r.recorder.received.get(i).bytes()));
+            }
+            IbCounters c = ((IbTransport) r.transport).counters();
+            String line = ((IbTransport) r.transport).profileLine();
+            assertEquals(1, c.fastPathPeers(), line);
+            assertTrue(c.fastPathMessagesReceived() > rounds - 50, line);
+            assertTrue(c.creditMessages() <= 8, "credit control messages: " + line);
+        });
+    }
+
     /** On-demand connections: only the pairs that talk get RC queue pairs (4 ranks, 2 pairs). */
     @Test
     void onlyPairsThatTalkGetQueuePairs() throws Exception {
