@@ -9,8 +9,9 @@ import mpi.MPIException;
  * Ping-pong latency between two ranks, as OSU's osu_latency: rank 0 sends and waits for the
  * same size back; the figure is half the round trip, averaged over the timed iterations.
  * With {@code --typical} it times every iteration as well (one clock read per round trip, its
- * cost included) and adds two columns: the median half round trip, which is what perftest
- * reports as t_typical, and the average of all timed iterations, perftest's t_avg.
+ * cost included) and adds three columns: the median half round trip, which is what perftest
+ * reports as t_typical, the average of all timed iterations, perftest's t_avg, and the 99th
+ * percentile.
  */
 public final class OsuLatency {
     private static final int TAG = 1;
@@ -27,7 +28,8 @@ public final class OsuLatency {
         MessageBuffers b = new MessageBuffers(o.direct, o.maxSize);
         if (rank == 0) {
             Osu.header("OSU-style MPI Latency Test (Verbatim benchmarks)", o,
-                    o.typical ? String.format("%20s%17s%17s", "Latency (us)", "Typical (us)", "Average (us)")
+                    o.typical ? String.format("%20s%17s%17s%17s", "Latency (us)", "Typical (us)", "Average (us)",
+                            "99% (us)")
                             : "Latency (us)");
         }
         int mostTimed = o.batches * Math.max(o.perBatch(o.minSize), o.perBatch(o.maxSize));
@@ -67,8 +69,8 @@ public final class OsuLatency {
                         sum += v;
                     }
                     // half round trips in microseconds, as perftest's t_typical and t_avg
-                    System.out.printf("%-10d%20.2f%17.2f%17.2f%n", size, latency, t[timed / 2] / 2e3,
-                            sum / timed / 2e3);
+                    System.out.printf("%-10d%20.2f%17.2f%17.2f%17.2f%n", size, latency, t[timed / 2] / 2e3,
+                            sum / timed / 2e3, t[(int) (timed * 0.99)] / 2e3);
                     System.out.flush();
                 }
             } else {
