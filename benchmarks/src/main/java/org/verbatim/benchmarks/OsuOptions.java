@@ -140,7 +140,8 @@ final class OsuOptions {
                         ? "  --window N              nonblocking sends per iteration (default 64)\n" : "")
                 + (kind == Kind.LATENCY
                         ? "  --typical               also time each iteration and print the median half\n"
-                        + "                          round trip (perftest's t_typical) and the average\n" : "")
+                        + "                          round trip (perftest's t_typical), the average and\n"
+                        + "                          the 99th percentile\n" : "")
                 + "  --batches N             time the iterations in N batches and report the best\n"
                 + "                          batch (robust on a busy machine); default 1 = the\n"
                 + "                          OSU average over all timed iterations\n"
