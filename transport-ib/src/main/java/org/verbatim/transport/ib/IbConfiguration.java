@@ -42,6 +42,9 @@ public final class IbConfiguration {
             "Most peers that get RDMA fast-path buffers from this process (ardma-*).");
     public static final Setting FASTPATH_SLOTS = new Setting("verbatim.ib.fastpath-slots", "32",
             "Eager buffers in one peer's RDMA fast-path ring (ardma-*).");
+    public static final Setting RECV_POLL_INTERVAL = new Setting("verbatim.ib.recv-poll-interval", "8",
+            "While fast-path rings are polled and the receive completion queue has been empty for 64 passes, "
+                    + "it is polled once in this many progress passes (1: every pass); any receive restores every pass.");
     public static final Setting REG_CACHE_SIZE = new Setting("verbatim.ib.reg-cache-size", "256m",
             "Bound on memory kept pinned by the registration cache once its users have closed their registrations.");
 
@@ -53,7 +56,7 @@ public final class IbConfiguration {
     /** Every setting of this module, in documentation order. */
     public static final List<Setting> SETTINGS = List.of(DEVICE, PORT, GID_INDEX, EAGER_CHANNEL, EAGER_SIZE,
             SRQ_SIZE, SRQ_MAX, SRQ_LOW_WATERMARK, SR_BUFFERS, SEND_BUFFERS, SEND_QUEUE_DEPTH, MAX_INLINE,
-            SIGNAL_INTERVAL, FASTPATH_THRESHOLD, FASTPATH_PEERS, FASTPATH_SLOTS, REG_CACHE_SIZE,
+            SIGNAL_INTERVAL, FASTPATH_THRESHOLD, FASTPATH_PEERS, FASTPATH_SLOTS, RECV_POLL_INTERVAL, REG_CACHE_SIZE,
             CONNECT_RESEND, CONNECT_TIMEOUT);
 
     final String device;
@@ -72,6 +75,7 @@ public final class IbConfiguration {
     final int fastPathThreshold;
     final int fastPathPeers;
     final int fastPathSlots;
+    final int recvPollInterval;
     final long regCacheSize;
     final int connectResendMillis;
     final int connectTimeoutSeconds;
@@ -94,6 +98,7 @@ public final class IbConfiguration {
         fastPathThreshold = range(FASTPATH_THRESHOLD, c, 0, Integer.MAX_VALUE);
         fastPathPeers = range(FASTPATH_PEERS, c, 0, 1 << 20);
         fastPathSlots = range(FASTPATH_SLOTS, c, 4, 1 << 12);
+        recvPollInterval = range(RECV_POLL_INTERVAL, c, 1, 1 << 10);
         regCacheSize = REG_CACHE_SIZE.getSize(c);
         connectResendMillis = range(CONNECT_RESEND, c, 1, 60_000);
         connectTimeoutSeconds = range(CONNECT_TIMEOUT, c, 1, 86_400);
