@@ -19,7 +19,7 @@ public enum IdleStrategy {
         @Override
         int idle(int count, Engine engine) {
             if (count < 4096) {
-                Thread.onSpinWait();
+                pauseNowAndThen(count);
             } else {
                 Thread.yield();
             }
@@ -30,7 +30,7 @@ public enum IdleStrategy {
     SPIN {
         @Override
         int idle(int count, Engine engine) {
-            Thread.onSpinWait();
+            pauseNowAndThen(count);
             return count + 1;
         }
     },
@@ -54,7 +54,7 @@ public enum IdleStrategy {
         @Override
         int idle(int count, Engine engine) {
             if (count < 200) {
-                Thread.onSpinWait();
+                pauseNowAndThen(count);
             } else if (count < 300) {
                 Thread.yield();
             } else {
@@ -81,6 +81,24 @@ public enum IdleStrategy {
             return count + 1;
         }
     };
+
+    /**
+     * The spin between progress passes: a spin-wait hint (x86 PAUSE) on one idle pass in
+     * {@link #PAUSE_EVERY}, none on the others. A progress pass that finds nothing is already the
+     * spin, as in Open MPI's and MVAPICH's polling loops, which pause not at all; the hint now
+     * and then still lets an SMT sibling in. A PAUSE on every pass costs ~40 ns of reaction time
+     * per pass on recent x86 cores and, under QEMU's TCG (the RDMA test guests), an exit from the
+     * translated code each time: there, with the hint on every pass, an 8 B ib ping-pong
+     * measured typical 17.9-22.7 us (avg 24-31) against 12.5-15.1 us (avg 16.8-21.5) without it.
+     */
+    private static void pauseNowAndThen(int count) {
+        if ((count & (PAUSE_EVERY - 1)) == PAUSE_EVERY - 1) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Idle passes per spin-wait hint (a power of two). */
+    static final int PAUSE_EVERY = 16;
 
     /** One idle step; returns the new counter (reset it to 0 after useful work). */
     abstract int idle(int count, Engine engine);
