@@ -90,8 +90,7 @@ public final class Reduction {
         }
         MemorySegment send = wholeVector ? work : userSend;
         if (halving) {
-            // reads send itself (no copy); a scratch result goes to recv block by block
-            rabenseifner(s, send, work, scratch ? recv : work, count, elementSize, op);
+            rabenseifner(s, send, work, count, elementSize, op); // reads send itself: no copy
         } else {
             if (send != work) {
                 s.local(() -> MemorySegment.copy(send, 0, work, 0, bytes));
@@ -106,7 +105,7 @@ public final class Reduction {
                 Broadcast.build(s, work, 0);
             }
         }
-        if (scratch && !halving) {
+        if (scratch) {
             s.local(() -> MemorySegment.copy(work, 0, recv, 0, bytes));
         }
         return s;
@@ -148,15 +147,9 @@ public final class Reduction {
      * of {@code src} it keeps, so the input is never copied as a whole. A {@code src} on the heap
      * (Java arrays) sends its first half from a native copy of just that half, so the transfer
      * is single-copy; the kept half is read in place.
-     *
-     * <p>When {@code result} is not {@code buf} ({@code buf} is native scratch for a result that
-     * belongs in a Java array), each block is copied to {@code result} as soon as it is final: this
-     * rank's block right after its last combine, every other block right after the allgather
-     * step that brought it. Each copy then reads what this core has just written, from its own
-     * cache, instead of the whole vector from further away at the end.
      */
-    static Schedule rabenseifner(Schedule s, MemorySegment src, MemorySegment buf, MemorySegment result,
-                                 int count, int elementSize, Reducer op) {
+    static Schedule rabenseifner(Schedule s, MemorySegment src, MemorySegment buf, int count,
+                                 int elementSize, Reducer op) {
         int p = s.size();
         int r = s.rank();
         int steps = Integer.numberOfTrailingZeros(p);
@@ -198,9 +191,6 @@ public final class Reduction {
             s.send(partner, slice(buf, sa, sb, elementSize)).recv(partner, tmp).waitAll();
             s.local(() -> op.reduce(tmp, keep, kb - ka)); // commutative: order-free
         }
-        if (result != buf) {
-            copyFinal(s, buf, result, lo[steps], hi[steps], elementSize);
-        }
         for (int k = steps - 1; k >= 0; k--) {
             int partner = r ^ (1 << k);
             int ka = lo[k + 1];
@@ -211,19 +201,8 @@ public final class Reduction {
             int ob = ka == a ? b : ka;
             s.send(partner, slice(buf, ka, kb, elementSize))
                     .recv(partner, slice(buf, oa, ob, elementSize)).waitAll();
-            if (result != buf) {
-                copyFinal(s, buf, result, oa, ob, elementSize);
-            }
         }
         return s;
-    }
-
-    /** Schedules the copy of elements {@code [from, to)} of {@code buf} to the same place in {@code out}. */
-    private static void copyFinal(Schedule s, MemorySegment buf, MemorySegment out, int from, int to,
-                                  int elementSize) {
-        MemorySegment block = slice(buf, from, to, elementSize);
-        long at = (long) from * elementSize;
-        s.local(() -> MemorySegment.copy(block, 0, out, at, block.byteSize()));
     }
 
     static MemorySegment slice(MemorySegment buf, int from, int to, int elementSize) {
