@@ -109,12 +109,12 @@ public final class OsuLatency {
         }
     }
 
+    private static volatile long clockSink; // keeps the reads
+
     /**
      * What one {@code System.nanoTime} costs here, median of 101 runs of 1,000 back-to-back reads:
      * 20-30 ns on bare metal, about 1 us in a TCG guest on the HPET clocksource.
      */
-    private static volatile long clockSink; // keeps the reads
-
     private static double clockReadNanos() {
         double[] runs = new double[101];
         for (int r = 0; r < runs.length; r++) {

@@ -354,7 +354,7 @@ public final class IbTransport implements Transport {
         }
         if (receivesDue(calls)) {
             int n = pollReceives();
-            emptyReceivePolls = n > 0 ? 0 : emptyReceivePolls + 1;
+            emptyReceivePolls = n > 0 ? 0 : Math.min(emptyReceivePolls + 1, QUIET_RECEIVE_POLLS);
             work += n;
         }
         if (signalledOutstanding > 0 || calls % SEND_CQ_IDLE_POLL == 0) {

@@ -66,11 +66,17 @@ class IbTransportTest extends TransportConformanceSuite {
         });
     }
 
+    /** ardma-srq on rxe0 with a fast-path ring of {@code slots} slots after {@code threshold} messages. */
+    private static Map<String, String> fastPath(int threshold, int slots) {
+        return Map.of(IbConfiguration.DEVICE.name(), "rxe0", IbConfiguration.EAGER_CHANNEL.name(), "ardma-srq",
+                IbConfiguration.FASTPATH_THRESHOLD.name(), Integer.toString(threshold),
+                IbConfiguration.FASTPATH_SLOTS.name(), Integer.toString(slots));
+    }
+
     /** After the threshold, eager messages take the RDMA fast path; order is kept across the switch. */
     @Test
     void fastPathTakesOverAfterThreshold() throws Exception {
-        config = Map.of(IbConfiguration.DEVICE.name(), "rxe0", IbConfiguration.EAGER_CHANNEL.name(), "ardma-srq",
-                IbConfiguration.FASTPATH_THRESHOLD.name(), "8", IbConfiguration.FASTPATH_SLOTS.name(), "8");
+        config = fastPath(8, 8);
         final int messages = 2000;
         runRanks(2, r -> {
             if (r.rank == 0) {
@@ -99,8 +105,7 @@ class IbTransportTest extends TransportConformanceSuite {
      */
     @Test
     void pingPongReturnsRingCreditsInTheReplies() throws Exception {
-        config = Map.of(IbConfiguration.DEVICE.name(), "rxe0", IbConfiguration.EAGER_CHANNEL.name(), "ardma-srq",
-                IbConfiguration.FASTPATH_THRESHOLD.name(), "4", IbConfiguration.FASTPATH_SLOTS.name(), "8");
+        config = fastPath(4, 8);
         final int rounds = 2000;
         runRanks(2, r -> {
             int peer = 1 - r.rank;
