@@ -553,7 +553,11 @@ public final class Engine implements CompletionHandler {
     }
 
     @Override
-    public void onComplete(long wrId) {
+    public void onComplete(long wrId, int status) {
+        if (status != org.verbatim.spi.CompletionStatus.OK) {
+            fail("rank " + worldRank + ": a rendezvous transfer failed: "
+                    + org.verbatim.spi.CompletionStatus.describe(status));
+        }
         Object o = table.get(wrId);
         if (!(o instanceof RecvOp r)) {
             if (o instanceof SendOp s) {
@@ -718,9 +722,15 @@ public final class Engine implements CompletionHandler {
                 only = t;
             }
         }
-        if (only == null || !only.idle(maxNanos)) {
+        org.verbatim.spi.WaitSource source = only == null ? null : only.waitSource();
+        if (source == null) {
             java.util.concurrent.locks.LockSupport.parkNanos(Math.min(maxNanos, 50_000));
+            return;
         }
+        if (source.arm()) {
+            source.sleep(maxNanos);
+        }
+        source.disarm();
     }
 
     /** Marks the job failed; every waiting call ends with this message. */

@@ -8,6 +8,7 @@ import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.OperationLimits;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.spi.Transport;
 
@@ -21,10 +22,14 @@ public final class SelfTransport implements Transport, Endpoint {
     private final CompletionHandler handler;
     private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
     private final ArrayDeque<long[]> completions = new ArrayDeque<>();
-    private final Capabilities capabilities = new Capabilities(
-            EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE,
-                    Capability.WRITE_WITH_IMMEDIATE, Capability.IN_ORDER_PLACEMENT),
-            0, 1 << 20, Long.MAX_VALUE >> 1, 1, 50, 1e10, 20);
+    private final Capabilities capabilities = Capabilities.builder()
+            .flag(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE,
+                    Capability.WRITE_WITH_IMMEDIATE, Capability.IN_ORDER_PLACEMENT)
+            .send(new OperationLimits(0, 1 << 20, 0, 2))
+            .put(new OperationLimits(0, 0, Long.MAX_VALUE >> 1, 1))
+            .get(new OperationLimits(0, 0, Long.MAX_VALUE >> 1, 1))
+            .readsInFlight(Integer.MAX_VALUE)
+            .build();
 
     public SelfTransport(int rank, CompletionHandler handler) {
         this.rank = rank;
@@ -57,7 +62,7 @@ public final class SelfTransport implements Transport, Endpoint {
     }
 
     @Override
-    public MemoryRegistration register(MemorySegment segment) {
+    public MemoryRegistration register(MemorySegment segment, int access) {
         if (!segment.isNative()) {
             throw new IllegalArgumentException("only native memory can be registered");
         }

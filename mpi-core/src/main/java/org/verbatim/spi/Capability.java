@@ -21,14 +21,27 @@ public enum Capability {
     WRITE_WITH_IMMEDIATE,
     /** Data of one write lands in address order (the last byte last): footer polling is safe. */
     IN_ORDER_PLACEMENT,
-    /** Remote atomics (fetch-and-add, compare-and-swap). */
+    /**
+     * Remote atomics on 64-bit words ({@link Capabilities#atomics()} says which), through
+     * {@link Endpoint#fetchAndAdd} and {@link Endpoint#compareAndSwap}.
+     */
     ATOMICS,
-    /** Several work requests can be posted in one call. */
+    /** Several work requests can be posted in one call ({@link Endpoint#postList}). */
     LIST_POST,
+    /** RDMA write from a gather list of local ranges ({@link Endpoint#writeGather}). */
+    WRITE_GATHER,
+    /** RDMA read into a scatter list of local ranges ({@link Endpoint#readScatter}). */
+    READ_SCATTER,
+    /** {@link Endpoint#flush}: completes once every earlier write to the peer is placed. */
+    FLUSH,
+    /** {@link Endpoint#claim}: pack an eager message in place, then commit or abort it. */
+    EAGER_CLAIM,
     /** RDMA_WRITE is emulated: the target must make progress for it to complete. */
     RDMA_WRITE_EMULATED,
     /** RDMA_READ is emulated: the target must make progress for it to complete. */
     RDMA_READ_EMULATED,
+    /** ATOMICS are emulated: the target must make progress for them to complete. */
+    ATOMICS_EMULATED,
     /**
      * Native RDMA read and write are copies made by the initiating CPU (cross-memory attach),
      * not offloaded to an adapter: a read costs what a write costs, so the rendezvous prefers

@@ -25,8 +25,18 @@ public interface CompletionHandler {
     /** A write-with-immediate from {@code source} has landed in this process's memory. */
     void onImmediate(int source, int immediate);
 
-    /** A posted RDMA operation has completed locally (data written, or read data in place). */
-    void onComplete(long wrId);
+    /**
+     * A posted one-sided operation has completed locally (data written, read data in place,
+     * atomic result in place, flush placed) with {@code status} ({@link CompletionStatus}). An
+     * error status reaches the operation that posted {@code wrId}; it does not end the job by
+     * itself.
+     */
+    void onComplete(long wrId, int status);
+
+    /** {@link #onComplete(long, int)} with {@link CompletionStatus#OK}. */
+    default void onComplete(long wrId) {
+        onComplete(wrId, CompletionStatus.OK);
+    }
 
     /**
      * The peer is gone (its process died or its connection broke). The runtime ends the job with

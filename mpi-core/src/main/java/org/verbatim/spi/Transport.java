@@ -20,9 +20,29 @@ public interface Transport extends AutoCloseable {
     Endpoint endpoint(int peer);
 
     /**
-     * Registers native memory for RDMA. A heap segment is refused with IllegalArgumentException.
+     * Registers native memory for RDMA with every {@link Access} right. A heap segment is refused
+     * with IllegalArgumentException.
      */
-    MemoryRegistration register(MemorySegment segment);
+    default MemoryRegistration register(MemorySegment segment) {
+        return register(segment, Access.ALL);
+    }
+
+    /**
+     * Registers native memory for RDMA with the {@link Access} rights in {@code access}: a peer's
+     * operation that needs a right the registration lacks completes with
+     * {@link CompletionStatus#REMOTE_ACCESS_ERROR}. A heap segment is refused with
+     * IllegalArgumentException.
+     */
+    MemoryRegistration register(MemorySegment segment, int access);
+
+    /**
+     * A transport-specific service, or null when this transport offers none of that type
+     * (after UCX's interface-specific queries): for example the shared-memory window segments of
+     * shm, which the one-sided module uses for direct load/store windows.
+     */
+    default <T> T extension(Class<T> type) {
+        return null;
+    }
 
     /**
      * Makes progress: polls receive rings and completion queues and delivers what it finds to the
@@ -31,14 +51,12 @@ public interface Transport extends AutoCloseable {
     int progress();
 
     /**
-     * Called by the runtime (idle strategy "block") when nothing happened for a while and this
-     * is the only transport that can bring work: a transport that can sleep on an event
-     * (completion channel, futex) sleeps until one arrives, for at most {@code maxNanos}, and
-     * returns true (also when it returned early because work was ready). The default returns
-     * false at once: the runtime then parks the thread for a short while itself.
+     * How an idle process sleeps until this transport has an event (idle strategy "block"), or
+     * null when it cannot sleep on one: the runtime then parks the thread for a short while. The
+     * runtime combines the sources of all open transports (see {@link WaitSource}).
      */
-    default boolean idle(long maxNanos) {
-        return false;
+    default WaitSource waitSource() {
+        return null;
     }
 
     /**

@@ -7,7 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.verbatim.spi.AtomicOp;
 import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.OperationLimits;
 import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
@@ -82,7 +84,8 @@ public final class LoopbackFabric {
                 ? EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE,
                         Capability.WRITE_WITH_IMMEDIATE)
                 : EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE),
-                0, maxEager, 1 << 16, 1, 100, 1e9, 50);
+                new OperationLimits(0, maxEager, 0, 2), new OperationLimits(0, 0, 1 << 16, 1),
+                new OperationLimits(0, 0, 1 << 16, 1), EnumSet.noneOf(AtomicOp.class), 16, 0);
 
         Loop(int rank, CompletionHandler handler) {
             this.rank = rank;
@@ -164,7 +167,7 @@ public final class LoopbackFabric {
         }
 
         @Override
-        public MemoryRegistration register(MemorySegment segment) {
+        public MemoryRegistration register(MemorySegment segment, int access) {
             if (!segment.isNative()) {
                 throw new IllegalArgumentException("heap segment");
             }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.verbatim.spi.AtomicOp;
 import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.OperationLimits;
 import org.verbatim.spi.Capability;
 
 /** The rendezvous choice from the setting and the capability record. */
@@ -16,7 +18,9 @@ class RendezvousPolicyTest {
 
     private static Capabilities caps(Capability... flags) {
         EnumSet<Capability> set = EnumSet.of(Capability.SEND_RECV, flags);
-        return new Capabilities(set, 0, 8192, 1 << 20, 1, 1, 1, 1);
+        return new Capabilities(set, new OperationLimits(0, 8192, 0, 2),
+                new OperationLimits(0, 0, 1 << 20, 1), new OperationLimits(0, 0, 1 << 20, 1),
+                EnumSet.noneOf(AtomicOp.class), 1, 0);
     }
 
     private static RendezvousPolicy policy(String choice) {

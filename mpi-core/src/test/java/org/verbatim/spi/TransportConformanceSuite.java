@@ -480,7 +480,7 @@ public abstract class TransportConformanceSuite {
         }
 
         @Override
-        public void onComplete(long wrId) {
+        public void onComplete(long wrId, int status) {
             completions.add(wrId);
         }
 

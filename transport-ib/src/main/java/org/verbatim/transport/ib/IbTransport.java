@@ -13,6 +13,7 @@ import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.OperationLimits;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.spi.ProfileCounter;
 import org.verbatim.spi.Transport;
@@ -158,8 +159,10 @@ public final class IbTransport implements Transport {
             flags.add(Capability.SHARED_RECEIVE_QUEUE);
         }
         long maxMsg = 1L << 30;
-        this.capabilities = new Capabilities(flags, maxInline, config.eagerSize, maxMsg, maxSge,
-                port.roce() ? 5_000 : 2_000, port.roce() ? 1.0e9 : 5.0e9, 500);
+        this.capabilities = new Capabilities(flags,
+                new OperationLimits(maxInline, config.eagerSize, 0, 2),
+                new OperationLimits(maxInline, 0, maxMsg, 1), new OperationLimits(0, 0, maxMsg, 1),
+                java.util.EnumSet.noneOf(org.verbatim.spi.AtomicOp.class), 1, 0);
         this.connections = new ConnectionManager(this, port, pd, arena, rank, size, config);
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-ib-async-" + rank);
@@ -298,7 +301,7 @@ public final class IbTransport implements Transport {
     }
 
     @Override
-    public MemoryRegistration register(MemorySegment segment) {
+    public MemoryRegistration register(MemorySegment segment, int access) {
         return registrations.register(segment);
     }
 

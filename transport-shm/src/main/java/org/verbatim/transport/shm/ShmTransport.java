@@ -31,6 +31,8 @@ import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.OperationLimits;
+import org.verbatim.spi.WaitSource;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
@@ -156,10 +158,11 @@ public final class ShmTransport implements Transport {
         } else {
             flags.add(Capability.RDMA_BY_CPU);
         }
-        // Cost model, measured order of magnitude on a current x86 server: one cache-line
-        // transfer each way for the eager path; CMA is one kernel copy, the fallback two copies.
-        return new Capabilities(flags, config.eagerSize(), config.eagerSize(), 1L << 40, 2,
-                cma ? 250 : 400, cma ? 10e9 : 4e9, cma ? 60 : 120);
+        OperationLimits rdma = cma ? new OperationLimits(0, 0, 1L << 40, 1)
+                : new OperationLimits(0, 1L << 40, 0, 1);
+        return new Capabilities(flags, new OperationLimits(0, config.eagerSize(), 0, 2), rdma,
+                rdma, java.util.EnumSet.noneOf(org.verbatim.spi.AtomicOp.class),
+                config.maxRdmaOps(), 0);
     }
 
     /**
@@ -355,7 +358,7 @@ public final class ShmTransport implements Transport {
     }
 
     @Override
-    public MemoryRegistration register(MemorySegment segment) {
+    public MemoryRegistration register(MemorySegment segment, int access) {
         if (!segment.isNative()) {
             throw new IllegalArgumentException("only native memory can be registered, not " + segment);
         }
@@ -657,15 +660,30 @@ public final class ShmTransport implements Transport {
      * rings no bell here) lets the runtime park briefly instead.
      */
     @Override
-    public boolean idle(long maxNanos) {
-        if (closed || inbox == null || pumpCount > 0) {
-            return false;
-        }
-        if (completionCount > 0 || failuresPending) {
-            return true;
-        }
-        return inbox.sleep(maxNanos);
+    public WaitSource waitSource() {
+        return inbox == null ? null : waitSource;
     }
+
+    private final WaitSource waitSource = new WaitSource() {
+        @Override
+        public boolean arm() {
+            return !closed && pumpCount == 0 && completionCount == 0 && !failuresPending;
+        }
+
+        @Override
+        public int fd() {
+            return -1;
+        }
+
+        @Override
+        public void sleep(long maxNanos) {
+            inbox.sleep(maxNanos);
+        }
+
+        @Override
+        public void disarm() {
+        }
+    };
 
     private int deliverCompletions() {
         int n = 0;

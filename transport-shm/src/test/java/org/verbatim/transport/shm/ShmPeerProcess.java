@@ -36,7 +36,7 @@ public final class ShmPeerProcess {
             }
 
             @Override
-            public void onComplete(long wrId) {
+            public void onComplete(long wrId, int status) {
             }
 
             @Override

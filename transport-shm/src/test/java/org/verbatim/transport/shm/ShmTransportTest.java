@@ -99,7 +99,7 @@ class ShmTransportTest {
             }
 
             @Override
-            public void onComplete(long wrId) {
+            public void onComplete(long wrId, int status) {
             }
 
             @Override
