@@ -10,7 +10,7 @@ import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import org.verbatim.runtime.BaseType;
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 
 /**
  * Turns the user's buffer argument (a Java array, a heap or direct Buffer, or a MemorySegment)

@@ -3,7 +3,7 @@ package mpi;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 
 /**
  * A Cartesian grid: extents and periodicity per dimension, with ranks laid out in row-major

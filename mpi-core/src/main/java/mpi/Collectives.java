@@ -1,8 +1,8 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.coll.CollGroup;
 import org.verbatim.runtime.coll.Reducer;
 import org.verbatim.runtime.coll.Schedule;

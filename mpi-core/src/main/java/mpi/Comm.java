@@ -4,14 +4,14 @@ import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import org.verbatim.runtime.Agreement;
 import org.verbatim.runtime.Engine;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.Mode;
-import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.MpiProcess;
-import org.verbatim.runtime.RecvOp;
-import org.verbatim.runtime.RequestState;
-import org.verbatim.runtime.SendOp;
-import org.verbatim.runtime.Unexpected;
+import org.verbatim.runtime.p2p.RecvOp;
+import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.p2p.SendOp;
+import org.verbatim.runtime.p2p.Unexpected;
 import org.verbatim.runtime.coll.BlockingCollectives;
 import org.verbatim.runtime.coll.CollGroup;
 
@@ -539,7 +539,7 @@ public class Comm implements Freeable, Cloneable {
                 && tag >= 0 && tag <= MPI.TAG_UB_VALUE) {
             MemorySegment seg = sendSegment(call, buf, count, type);
             try {
-                if (engine().sendNow(context, rank, remote[dest], tag, seg)) {
+                if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
                     return; // eager and taken at once: no request needed
                 }
             } catch (MpiError e) {
@@ -585,7 +585,7 @@ public class Comm implements Freeable, Cloneable {
             release = () -> MPI.bsendRelease(need);
         }
         try {
-            SendOp op = engine().send(context, rank, remote[dest], tag, seg, keep,
+            SendOp op = engine().p2p().send(context, rank, remote[dest], tag, seg, keep,
                     mode == Mode.BUFFERED ? Mode.STANDARD : mode);
             if (release != null) {
                 op.whenDone(release);
@@ -618,7 +618,7 @@ public class Comm implements Freeable, Cloneable {
         }
         RecvOp op;
         try {
-            op = engine().receiveBlocking(context, source, tag, seg, buf,
+            op = engine().p2p().receiveBlocking(context, source, tag, seg, buf,
                     Buffers.booleanCopyBack(buf, seg));
             engine().await(op);
         } catch (MpiError e) {
@@ -643,7 +643,7 @@ public class Comm implements Freeable, Cloneable {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
         try {
-            RecvOp op = engine().receive(context, source, tag, seg, buf,
+            RecvOp op = engine().p2p().receive(context, source, tag, seg, buf,
                     Buffers.booleanCopyBack(buf, seg));
             return op;
         } catch (MpiError e) {
@@ -682,7 +682,7 @@ public class Comm implements Freeable, Cloneable {
             checkDest("MPI_Sendrecv_replace", dest);
             checkSendTag("MPI_Sendrecv_replace", sendtag);
             try {
-                s = engine().send(context, rank, remote[dest], sendtag, MemorySegment.ofArray(copy),
+                s = engine().p2p().send(context, rank, remote[dest], sendtag, MemorySegment.ofArray(copy),
                         copy, Mode.STANDARD);
             } catch (MpiError e) {
                 throw raise("MPI_Sendrecv_replace", e);
@@ -815,7 +815,7 @@ public class Comm implements Freeable, Cloneable {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
         }
         try {
-            Unexpected u = engine().probe(context, source, tag, false);
+            Unexpected u = engine().p2p().probe(context, source, tag, false);
             return u == null ? null : new Status(u.source(), u.tag(), 0, u.length(), false);
         } catch (MpiError e) {
             throw raise("MPI_Iprobe", e);
@@ -833,7 +833,7 @@ public class Comm implements Freeable, Cloneable {
         try {
             Unexpected[] found = new Unexpected[1];
             engine().awaitCondition(() ->
-                    (found[0] = engine().probe(context, source, tag, false)) != null);
+                    (found[0] = engine().p2p().probe(context, source, tag, false)) != null);
             return new Status(found[0].source(), found[0].tag(), 0, found[0].length(), false);
         } catch (MpiError e) {
             throw raise("MPI_Probe", e);

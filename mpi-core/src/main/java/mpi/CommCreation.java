@@ -4,9 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.verbatim.runtime.Agreement;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.Mode;
-import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.coll.Allgather;
 import org.verbatim.runtime.coll.Schedule;
 
@@ -234,9 +234,9 @@ final class CommCreation {
             MemorySegment out = MemorySegment.ofArray(mine);
             MemorySegment in = MemorySegment.ofArray(theirs);
             try {
-                var s = c.engine().send(c.collectiveContext(), 0, c.remote[0], INTER_TAG, out,
+                var s = c.engine().p2p().send(c.collectiveContext(), 0, c.remote[0], INTER_TAG, out,
                         null, Mode.STANDARD);
-                var r = c.engine().receive(c.collectiveContext(), 0, INTER_TAG, in, null, null);
+                var r = c.engine().p2p().receive(c.collectiveContext(), 0, INTER_TAG, in, null, null);
                 c.engine().await(s);
                 c.engine().await(r);
             } catch (MpiError e) {

@@ -1,7 +1,7 @@
 package mpi;
 
 import org.verbatim.runtime.BaseType;
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 
 /**
  * An MPI datatype. Predefined instances live in {@link MPI}; each has a base type that decides

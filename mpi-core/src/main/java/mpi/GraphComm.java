@@ -1,6 +1,6 @@
 package mpi;
 
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 
 /**
  * A communicator with a graph topology: a general graph from {@link Intracomm#createGraph}

@@ -1,7 +1,7 @@
 package mpi;
 
 import java.util.Arrays;
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 
 /**
  * A general graph (MPI_Graph_create): node {@code i}'s neighbours are

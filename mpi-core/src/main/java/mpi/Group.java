@@ -1,7 +1,7 @@
 package mpi;
 
 import java.util.Arrays;
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 
 /**
  * An ordered set of processes. A process is identified by its rank in {@code MPI.COMM_WORLD}, so

@@ -1,8 +1,8 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.coll.Allgather;
 import org.verbatim.runtime.coll.Alltoall;
 import org.verbatim.runtime.coll.Barrier;

@@ -3,7 +3,7 @@ package mpi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.MpiProcess;
 
 /**

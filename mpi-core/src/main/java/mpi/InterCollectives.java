@@ -1,7 +1,7 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
-import org.verbatim.runtime.ErrorClass;
+import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.coll.Barrier;
 import org.verbatim.runtime.coll.Broadcast;
 import org.verbatim.runtime.coll.CollGroup;

@@ -13,8 +13,8 @@ import org.verbatim.bootstrap.Bootstraps;
 import org.verbatim.config.ConfigSource;
 import org.verbatim.runtime.BaseType;
 import org.verbatim.runtime.Engine;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.MpiError;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.MpiProcess;
 import org.verbatim.runtime.op.OpCode;
 

@@ -2,10 +2,10 @@ package mpi;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.MpiError;
-import org.verbatim.runtime.RecvOp;
-import org.verbatim.runtime.Unexpected;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.p2p.RecvOp;
+import org.verbatim.runtime.p2p.Unexpected;
 
 /**
  * A message taken by a matched probe (MPI_Mprobe/MPI_Improbe): no other receive can match it;
@@ -39,7 +39,7 @@ public final class Message {
         try {
             Unexpected[] found = new Unexpected[1];
             comm.engine().awaitCondition(() ->
-                    (found[0] = comm.engine().probe(comm.context, source, tag, true)) != null);
+                    (found[0] = comm.engine().p2p().probe(comm.context, source, tag, true)) != null);
             return hold(found[0], comm);
         } catch (MpiError e) {
             throw comm.raise("MPI_Mprobe", e);
@@ -55,7 +55,7 @@ public final class Message {
             return noProc(comm);
         }
         try {
-            Unexpected u = comm.engine().probe(comm.context, source, tag, true);
+            Unexpected u = comm.engine().p2p().probe(comm.context, source, tag, true);
             return u == null ? null : hold(u, comm);
         } catch (MpiError e) {
             throw comm.raise("MPI_Improbe", e);
@@ -98,7 +98,7 @@ public final class Message {
         Comm c = comm;
         if (noProc) {
             noProc = false;
-            return new Request(org.verbatim.runtime.RequestState.completed(MPI.PROC_NULL,
+            return new Request(org.verbatim.runtime.base.RequestState.completed(MPI.PROC_NULL,
                     MPI.ANY_TAG, 0), c, call);
         }
         c.checkCountType(call, count, type);
@@ -111,7 +111,7 @@ public final class Message {
         Unexpected u = message;
         message = null;
         try {
-            RecvOp op = c.engine().receiveMatched(u, seg, buf, Buffers.booleanCopyBack(buf, seg));
+            RecvOp op = c.engine().p2p().receiveMatched(u, seg, buf, Buffers.booleanCopyBack(buf, seg));
             return new Request(op, c, call);
         } catch (MpiError e) {
             throw c.raise(call, e);

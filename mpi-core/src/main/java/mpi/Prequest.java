@@ -1,7 +1,7 @@
 package mpi;
 
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.RequestState;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.RequestState;
 
 /** A persistent request (MPI_Send_init and friends): started many times, waited each time. */
 public final class Prequest extends Request {
@@ -29,7 +29,7 @@ public final class Prequest extends Request {
             throw MPIException.of(ErrorClass.ERR_REQUEST, "MPI_Start: the request has been freed");
         }
         if (impl != null) { // started and not yet completed by a wait or test
-            throw comm.raise("MPI_Start", new org.verbatim.runtime.MpiError(ErrorClass.ERR_REQUEST,
+            throw comm.raise("MPI_Start", new org.verbatim.runtime.base.MpiError(ErrorClass.ERR_REQUEST,
                     "the persistent request is still active"));
         }
         impl = starter.start();

@@ -1,8 +1,8 @@
 package mpi;
 
 import org.verbatim.runtime.Engine;
-import org.verbatim.runtime.MpiError;
-import org.verbatim.runtime.RequestState;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.RequestState;
 
 /**
  * A nonblocking operation in flight. Completing a (non-persistent) request through wait or test
@@ -73,11 +73,11 @@ public class Request implements Freeable {
     }
 
     static String describeError(RequestState r) {
-        if (r.error() == org.verbatim.runtime.ErrorClass.ERR_TRUNCATE) {
+        if (r.error() == org.verbatim.runtime.base.ErrorClass.ERR_TRUNCATE) {
             return "message truncated: the message from rank " + r.source() + " (tag " + r.tag()
                     + ") is longer than the receive buffer (" + r.bytes() + " bytes received)";
         }
-        return org.verbatim.runtime.ErrorClass.describe(r.error());
+        return org.verbatim.runtime.base.ErrorClass.describe(r.error());
     }
 
     static Status emptyStatus() {
@@ -95,7 +95,7 @@ public class Request implements Freeable {
         MPI.check();
         RequestState r = impl;
         if (r != null && !r.isComplete()) {
-            r.cancel(engine());
+            r.cancel();
         }
     }
 

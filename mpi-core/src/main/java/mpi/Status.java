@@ -1,6 +1,6 @@
 package mpi;
 
-import org.verbatim.runtime.RequestState;
+import org.verbatim.runtime.base.RequestState;
 
 /** The status of a completed receive, probe or wait: source, tag, error, count, cancelled. */
 public final class Status {

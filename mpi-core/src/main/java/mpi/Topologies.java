@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.verbatim.runtime.Engine;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.Mode;
-import org.verbatim.runtime.MpiError;
-import org.verbatim.runtime.RequestState;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.RequestState;
 
 /**
  * Creation of topology communicators from an intra-communicator. Each call checks its arguments
@@ -164,7 +164,7 @@ final class Topologies {
         List<RequestState> pending = new ArrayList<>();
         for (int q = 0; q < p; q++) {
             if (q != me) {
-                countRecv[q] = e.receive(ctx, q, EDGE_EXCHANGE_TAG,
+                countRecv[q] = e.p2p().receive(ctx, q, EDGE_EXCHANGE_TAG,
                         MemorySegment.ofArray(counts[q]), counts[q], null);
             }
         }
@@ -174,10 +174,10 @@ final class Topologies {
             }
             int[] data = toRank[q].toArray();
             int[] count = {data.length};
-            pending.add(e.send(ctx, me, c.world[q], EDGE_EXCHANGE_TAG,
+            pending.add(e.p2p().send(ctx, me, c.world[q], EDGE_EXCHANGE_TAG,
                     MemorySegment.ofArray(count), count, Mode.STANDARD));
             if (data.length > 0) {
-                pending.add(e.send(ctx, me, c.world[q], EDGE_EXCHANGE_TAG,
+                pending.add(e.p2p().send(ctx, me, c.world[q], EDGE_EXCHANGE_TAG,
                         MemorySegment.ofArray(data), data, Mode.STANDARD));
             }
         }
@@ -190,7 +190,7 @@ final class Topologies {
             e.await(countRecv[q]);
             received[q] = new int[counts[q][0]];
             if (received[q].length > 0) {
-                pending.add(e.receive(ctx, q, EDGE_EXCHANGE_TAG,
+                pending.add(e.p2p().receive(ctx, q, EDGE_EXCHANGE_TAG,
                         MemorySegment.ofArray(received[q]), received[q], null));
             }
         }

@@ -1,5 +1,7 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.Mode;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -39,7 +41,7 @@ public final class Agreement {
             }
             int child = rank + mask;
             if (child < size) {
-                engine.await(engine.receive(context, child, tag, in, null, null));
+                engine.await(engine.p2p().receive(context, child, tag, in, null, null));
                 acc[0] = Math.max(acc[0], in.get(ValueLayout.JAVA_LONG, 0));
             }
         }
@@ -49,7 +51,7 @@ public final class Agreement {
             mask <<= 1;
         }
         if (rank != 0) {
-            engine.await(engine.receive(context, rank - mask, tag, in, null, null));
+            engine.await(engine.p2p().receive(context, rank - mask, tag, in, null, null));
             acc[0] = in.get(ValueLayout.JAVA_LONG, 0);
         }
         for (mask >>= 1; mask > 0; mask >>= 1) {
@@ -64,7 +66,7 @@ public final class Agreement {
     private static void send(Engine engine, int context, int tag, int[] world, int rank, int to,
                              long v) {
         MemorySegment out = MemorySegment.ofArray(new long[] {v});
-        engine.await(engine.send(context, rank, world[to], tag, out, null, Mode.STANDARD));
+        engine.await(engine.p2p().send(context, rank, world[to], tag, out, null, Mode.STANDARD));
     }
 
     /** A barrier over the group. */

@@ -17,7 +17,7 @@ public enum IdleStrategy {
      */
     SPIN_THEN_YIELD {
         @Override
-        int idle(int count, Engine engine) {
+        int idle(int count, Waiter waiter) {
             if (count < 4096) {
                 pauseNowAndThen(count);
             } else {
@@ -29,7 +29,7 @@ public enum IdleStrategy {
     /** Busy spin: lowest latency when every rank has its own core. */
     SPIN {
         @Override
-        int idle(int count, Engine engine) {
+        int idle(int count, Waiter waiter) {
             pauseNowAndThen(count);
             return count + 1;
         }
@@ -44,7 +44,7 @@ public enum IdleStrategy {
      */
     YIELD {
         @Override
-        int idle(int count, Engine engine) {
+        int idle(int count, Waiter waiter) {
             Thread.yield();
             return count + 1;
         }
@@ -52,7 +52,7 @@ public enum IdleStrategy {
     /** Spin, then yield, then park for growing intervals up to 200 microseconds. */
     BACKOFF {
         @Override
-        int idle(int count, Engine engine) {
+        int idle(int count, Waiter waiter) {
             if (count < 200) {
                 pauseNowAndThen(count);
             } else if (count < 300) {
@@ -65,18 +65,19 @@ public enum IdleStrategy {
         }
     },
     /**
-     * Yield a few times, then sleep in the transport for up to a millisecond at a time: over shm
-     * on the inbox's futex doorbell, woken by the next commit of a peer (Doorbell). When the
-     * transport cannot sleep on an event (several network transports, MPI_THREAD_MULTIPLE, no
-     * futex) it parks for up to 50 microseconds instead.
+     * Yield a few times, then sleep for up to a millisecond at a time on every open transport's
+     * wait source at once ({@link Waiter}): over shm alone on the inbox's doorbell, woken by the
+     * next commit of a peer; with several transports on all their descriptors through ppoll.
+     * When a source cannot be combined (or at MPI_THREAD_MULTIPLE) it parks for up to 50
+     * microseconds instead.
      */
     BLOCK {
         @Override
-        int idle(int count, Engine engine) {
+        int idle(int count, Waiter waiter) {
             if (count < 10) {
                 Thread.yield();
             } else {
-                engine.transportIdle(1_000_000L);
+                waiter.sleep(1_000_000L);
             }
             return count + 1;
         }
@@ -101,7 +102,7 @@ public enum IdleStrategy {
     static final int PAUSE_EVERY = 16;
 
     /** One idle step; returns the new counter (reset it to 0 after useful work). */
-    abstract int idle(int count, Engine engine);
+    abstract int idle(int count, Waiter waiter);
 
     /**
      * "spin", "spin-yield", "yield", "backoff", "block", or "auto": spin-yield while every rank

@@ -1,5 +1,10 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.Profiler;
+import org.verbatim.runtime.p2p.RendezvousPolicy;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -62,7 +67,7 @@ public final class MpiProcess implements AutoCloseable {
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
         this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
                 CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler,
-                CoreSettings.PROTO_INFO.getBoolean(config), RendezvousPolicy.from(config));
+                CoreSettings.PROTO_INFO.getBoolean(config), rendezvousPolicy(config), config);
         List<Transport> opened = new ArrayList<>();
         opened.add(new SelfTransport(rank, engine));
         TransportContext ctx = new TransportContext(rank, size, hosts, bootstrap, engine, config);
@@ -78,6 +83,17 @@ public final class MpiProcess implements AutoCloseable {
         engine.attach(opened);
         LOG.debug("rank {} of {} on {}: transports {}, idle {}", rank, size, host,
                 opened.stream().map(Transport::name).toList(), idle);
+    }
+
+    static RendezvousPolicy rendezvousPolicy(Map<String, String> config) {
+        long threshold;
+        try {
+            threshold = CoreSettings.RPUT_THRESHOLD.getSize(config);
+        } catch (IllegalArgumentException e) {
+            throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
+        }
+        return RendezvousPolicy.parse(CoreSettings.RENDEZVOUS.get(config), threshold,
+                CoreSettings.RENDEZVOUS.name(), CoreSettings.RPUT_THRESHOLD.name());
     }
 
     /** MPI_Init: opens every selected transport (collectively) and builds the engine. */

@@ -1,5 +1,11 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.Profiler;
+import org.verbatim.runtime.p2p.RecvOp;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -54,14 +60,14 @@ public final class ProfileReport {
         for (int mask = 1; mask < size; mask <<= 1) {
             if ((rank & mask) != 0) {
                 Engine e = p.engine();
-                e.await(e.send(context, rank, world[rank - mask], TAG, MemorySegment.ofArray(acc), null,
+                e.await(e.p2p().send(context, rank, world[rank - mask], TAG, MemorySegment.ofArray(acc), null,
                         Mode.STANDARD));
                 return null;
             }
             int child = rank + mask;
             if (child < size) {
                 Engine e = p.engine();
-                RecvOp r = e.receive(context, child, TAG, in, null, null);
+                RecvOp r = e.p2p().receive(context, child, TAG, in, null, null);
                 e.await(r);
                 merge(acc, in.toArray(ValueLayout.JAVA_LONG), counters, r.bytes() / Long.BYTES);
             }

@@ -1,5 +1,12 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.p2p.Unexpected;
+import org.verbatim.runtime.p2p.RecvOp;
+import org.verbatim.runtime.p2p.SendOp;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,11 +42,11 @@ class EngineTest {
     }
 
     private static void send(MpiProcess p, int dest, int tag, MemorySegment data) {
-        p.engine().await(p.engine().send(CTX, p.rank(), dest, tag, data, null, Mode.STANDARD));
+        p.engine().await(p.engine().p2p().send(CTX, p.rank(), dest, tag, data, null, Mode.STANDARD));
     }
 
     private static RecvOp recv(MpiProcess p, int src, int tag, MemorySegment into) {
-        RecvOp r = p.engine().receive(CTX, src, tag, into, null, null);
+        RecvOp r = p.engine().p2p().receive(CTX, src, tag, into, null, null);
         p.engine().await(r);
         return r;
     }
@@ -76,7 +83,7 @@ class EngineTest {
                     long size = (i % 3 == 0) ? 5000 : 8;
                     MemorySegment m = MemorySegment.ofArray(new long[(int) size / 8]);
                     m.set(ValueLayout.JAVA_LONG, 0, i);
-                    sends.add(p.engine().send(CTX, 0, 1, 9, m, null, Mode.STANDARD));
+                    sends.add(p.engine().p2p().send(CTX, 0, 1, 9, m, null, Mode.STANDARD));
                 }
                 sends.forEach(p.engine()::await);
             } else {
@@ -123,15 +130,15 @@ class EngineTest {
                 send(p, 1, 2, MemorySegment.ofArray(new byte[5000]));
             } else {
                 Unexpected[] u = new Unexpected[1];
-                p.engine().awaitCondition(() -> (u[0] = p.engine().probe(CTX, 0, 2, false)) != null);
+                p.engine().awaitCondition(() -> (u[0] = p.engine().p2p().probe(CTX, 0, 2, false)) != null);
                 assertEquals(5000, u[0].length());
-                Unexpected first = p.engine().probe(CTX, Engine.ANY_SOURCE, Engine.ANY_TAG, false);
+                Unexpected first = p.engine().p2p().probe(CTX, Engine.ANY_SOURCE, Engine.ANY_TAG, false);
                 assertEquals(1, first.tag());
-                Unexpected taken = p.engine().probe(CTX, 0, 2, true);
+                Unexpected taken = p.engine().p2p().probe(CTX, 0, 2, true);
                 assertNotNull(taken);
-                assertNull(p.engine().probe(CTX, 0, 2, false), "matched probe removed it");
+                assertNull(p.engine().p2p().probe(CTX, 0, 2, false), "matched probe removed it");
                 MemorySegment big = MemorySegment.ofArray(new byte[5000]);
-                RecvOp r = p.engine().receiveMatched(taken, big, null, null);
+                RecvOp r = p.engine().p2p().receiveMatched(taken, big, null, null);
                 p.engine().await(r);
                 assertEquals(5000, r.bytes());
                 recv(p, 0, 1, MemorySegment.ofArray(new byte[3]));
@@ -162,7 +169,7 @@ class EngineTest {
     void synchronousSendCompletesOnlyAfterTheMatch() throws Exception {
         InJvmJob.run(2, CONFIG, 0, new LoopbackFabric(2, 16, 2048), p -> {
             if (p.rank() == 0) {
-                SendOp s = p.engine().send(CTX, 0, 1, 4, MemorySegment.ofArray(new byte[8]), null,
+                SendOp s = p.engine().p2p().send(CTX, 0, 1, 4, MemorySegment.ofArray(new byte[8]), null,
                         Mode.SYNCHRONOUS);
                 for (int i = 0; i < 200; i++) {
                     p.engine().progress();
@@ -181,8 +188,8 @@ class EngineTest {
     void cancelledReceiveNeverMatches() throws Exception {
         InJvmJob.run(2, CONFIG, 0, new LoopbackFabric(2, 16, 2048), p -> {
             if (p.rank() == 1) {
-                RecvOp r = p.engine().receive(CTX, 0, 1, MemorySegment.ofArray(new byte[4]), null, null);
-                assertTrue(r.cancel(p.engine()));
+                RecvOp r = p.engine().p2p().receive(CTX, 0, 1, MemorySegment.ofArray(new byte[4]), null, null);
+                assertTrue(r.cancel());
                 assertTrue(r.cancelled());
                 Agreement.barrier(p.engine(), 1, InJvmJob.identity(2), 1);
                 RecvOp r2 = recv(p, 0, 1, MemorySegment.ofArray(new byte[4]));
@@ -202,10 +209,10 @@ class EngineTest {
             int peer = 1 - p.rank();
             int[][] in = new int[n][1];
             for (int i = 0; i < n; i++) {
-                reqs.add(p.engine().receive(CTX, peer, i, MemorySegment.ofArray(in[i]), null, null));
+                reqs.add(p.engine().p2p().receive(CTX, peer, i, MemorySegment.ofArray(in[i]), null, null));
             }
             for (int i = n - 1; i >= 0; i--) {
-                reqs.add(p.engine().send(CTX, p.rank(), peer, i,
+                reqs.add(p.engine().p2p().send(CTX, p.rank(), peer, i,
                         MemorySegment.ofArray(new int[] {i * 2 + p.rank()}), null, Mode.STANDARD));
             }
             reqs.forEach(p.engine()::await);
@@ -232,9 +239,9 @@ class EngineTest {
                             long size = i % 10 == 0 ? 3000 : 16;
                             MemorySegment out = MemorySegment.ofArray(new long[(int) size / 8]);
                             out.set(ValueLayout.JAVA_LONG, 0, i);
-                            SendOp s = p.engine().send(CTX, p.rank(), peer, tag, out, null, Mode.STANDARD);
+                            SendOp s = p.engine().p2p().send(CTX, p.rank(), peer, tag, out, null, Mode.STANDARD);
                             MemorySegment in = MemorySegment.ofArray(new long[3000 / 8]);
-                            RecvOp r = p.engine().receive(CTX, peer, tag, in, null, null);
+                            RecvOp r = p.engine().p2p().receive(CTX, peer, tag, in, null, null);
                             p.engine().await(s);
                             p.engine().await(r);
                             assertEquals(i, in.get(ValueLayout.JAVA_LONG, 0));
@@ -271,12 +278,12 @@ class EngineTest {
     void selfSendsGoThroughTheSelfTransport() throws Exception {
         InJvmJob.run(1, CONFIG, 0, new LoopbackFabric(1, 16, 2048), p -> {
             MemorySegment out = pattern(10_000, 3);
-            SendOp s = p.engine().send(CTX, 0, 0, 1, out, null, Mode.STANDARD);
+            SendOp s = p.engine().p2p().send(CTX, 0, 0, 1, out, null, Mode.STANDARD);
             MemorySegment in = MemorySegment.ofArray(new byte[10_000]);
             RecvOp r = recv(p, 0, 1, in);
             p.engine().await(s);
             assertEquals(-1, in.mismatch(out));
-            assertEquals("self", p.engine().transportFor(0));
+            assertEquals("self", p.engine().p2p().transportFor(0));
             assertArrayEquals(new byte[0], new byte[0]);
         });
     }

@@ -1,5 +1,7 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.Mode;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,19 +26,19 @@ class ProfileReportTest {
             // before posting its receives (so they are unexpected), plus one 5000 B rendezvous
             if (p.rank() > 0) {
                 for (int i = 0; i <= p.rank(); i++) {
-                    p.engine().await(p.engine().send(0, p.rank(), 0, 1, MemorySegment.ofArray(new byte[100]),
+                    p.engine().await(p.engine().p2p().send(0, p.rank(), 0, 1, MemorySegment.ofArray(new byte[100]),
                             null, Mode.STANDARD));
                 }
-                p.engine().await(p.engine().send(0, p.rank(), 0, 2, MemorySegment.ofArray(new byte[5000]),
+                p.engine().await(p.engine().p2p().send(0, p.rank(), 0, 2, MemorySegment.ofArray(new byte[5000]),
                         null, Mode.STANDARD));
             } else {
                 int expected = 2 + 3 + 4 + 5;
                 for (int i = 0; i < expected; i++) {
-                    p.engine().await(p.engine().receive(0, Engine.ANY_SOURCE, 1,
+                    p.engine().await(p.engine().p2p().receive(0, Engine.ANY_SOURCE, 1,
                             MemorySegment.ofArray(new byte[100]), null, null));
                 }
                 for (int i = 1; i < size; i++) {
-                    p.engine().await(p.engine().receive(0, Engine.ANY_SOURCE, 2,
+                    p.engine().await(p.engine().p2p().receive(0, Engine.ANY_SOURCE, 2,
                             MemorySegment.ofArray(new byte[5000]), null, null));
                 }
             }

@@ -1,5 +1,12 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.p2p.Unexpected;
+import org.verbatim.runtime.p2p.RecvOp;
+import org.verbatim.runtime.p2p.SendOp;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -35,13 +42,13 @@ class PutRendezvousTest {
     }
 
     private static RecvOp recv(MpiProcess p, int src, int tag, MemorySegment into) {
-        RecvOp r = p.engine().receive(CTX, src, tag, into, null, null);
+        RecvOp r = p.engine().p2p().receive(CTX, src, tag, into, null, null);
         p.engine().await(r);
         return r;
     }
 
     private static void send(MpiProcess p, int dest, int tag, MemorySegment data) {
-        p.engine().await(p.engine().send(CTX, p.rank(), dest, tag, data, null, Mode.STANDARD));
+        p.engine().await(p.engine().p2p().send(CTX, p.rank(), dest, tag, data, null, Mode.STANDARD));
     }
 
     /**
@@ -59,7 +66,7 @@ class PutRendezvousTest {
                 boolean nativeReceive = (round & 2) != 0;
                 int seed = round * 2 + p.rank();
                 MemorySegment out = pattern(size, seed);
-                SendOp s = p.engine().send(CTX, p.rank(), peer, round,
+                SendOp s = p.engine().p2p().send(CTX, p.rank(), peer, round,
                         nativeSend ? nativeCopy(out) : out, null, Mode.STANDARD);
                 MemorySegment in = nativeReceive
                         ? Arena.ofAuto().allocate(size) : MemorySegment.ofArray(new byte[size]);
@@ -110,7 +117,7 @@ class PutRendezvousTest {
         LoopbackFabric fabric = new LoopbackFabric(2, 16, 2048, true);
         InJvmJob.run(2, RPUT, 0, fabric, p -> {
             if (p.rank() == 0) {
-                SendOp s = p.engine().send(CTX, 0, 1, 5, pattern(size, 1), null, Mode.STANDARD);
+                SendOp s = p.engine().p2p().send(CTX, 0, 1, 5, pattern(size, 1), null, Mode.STANDARD);
                 for (int i = 0; i < 100; i++) {
                     p.engine().progress();
                 }
@@ -119,7 +126,7 @@ class PutRendezvousTest {
                 p.engine().await(s);
             } else {
                 Unexpected[] u = new Unexpected[1];
-                p.engine().awaitCondition(() -> (u[0] = p.engine().probe(CTX, 0, 5, false)) != null);
+                p.engine().awaitCondition(() -> (u[0] = p.engine().p2p().probe(CTX, 0, 5, false)) != null);
                 assertEquals(size, u[0].length());
                 Agreement.barrier(p.engine(), 1, InJvmJob.identity(2), 1);
                 MemorySegment in = MemorySegment.ofArray(new byte[size]);
@@ -137,15 +144,15 @@ class PutRendezvousTest {
         InJvmJob.run(2, RPUT, 0, new LoopbackFabric(2, 16, 2048, true), p -> {
             if (p.rank() == 1) {
                 byte[] cancelledBuffer = new byte[size];
-                RecvOp c = p.engine().receive(CTX, 0, 1, MemorySegment.ofArray(cancelledBuffer),
+                RecvOp c = p.engine().p2p().receive(CTX, 0, 1, MemorySegment.ofArray(cancelledBuffer),
                         null, null);
-                assertTrue(c.cancel(p.engine()));
+                assertTrue(c.cancel());
                 assertTrue(c.cancelled());
                 Agreement.barrier(p.engine(), 1, InJvmJob.identity(2), 1);
                 MemorySegment in = MemorySegment.ofArray(new byte[size]);
-                RecvOp r = p.engine().receive(CTX, 0, 1, in, null, null);
-                p.engine().awaitCondition(() -> !r.posted);
-                assertFalse(r.cancel(p.engine()), "a matched RPUT receive was cancelled");
+                RecvOp r = p.engine().p2p().receive(CTX, 0, 1, in, null, null);
+                p.engine().awaitCondition(() -> !r.isPosted());
+                assertFalse(r.cancel(), "a matched RPUT receive was cancelled");
                 p.engine().await(r);
                 assertEquals(-1, in.mismatch(pattern(size, 2)));
                 for (byte b : cancelledBuffer) {
@@ -171,7 +178,7 @@ class PutRendezvousTest {
                     if (size > 8) {
                         m.set(ValueLayout.JAVA_LONG, size - 8, -i);
                     }
-                    sends.add(p.engine().send(CTX, 0, 1, 9, m, null, Mode.STANDARD));
+                    sends.add(p.engine().p2p().send(CTX, 0, 1, 9, m, null, Mode.STANDARD));
                 }
                 sends.forEach(p.engine()::await);
             } else {
@@ -193,8 +200,8 @@ class PutRendezvousTest {
     void selfSendsUseRputThroughTheSelfTransport() throws Exception {
         InJvmJob.run(1, RPUT, 0, new LoopbackFabric(1, 16, 2048), p -> {
             MemorySegment out = pattern(200_000, 3);
-            SendOp s = p.engine().send(CTX, 0, 0, 1, out, null, Mode.STANDARD);
-            assertTrue(s.put);
+            SendOp s = p.engine().p2p().send(CTX, 0, 0, 1, out, null, Mode.STANDARD);
+            assertTrue(s.usesPut());
             MemorySegment in = MemorySegment.ofArray(new byte[200_000]);
             RecvOp r = recv(p, 0, 1, in);
             p.engine().await(s);

@@ -1,5 +1,8 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.p2p.RendezvousPolicy;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +27,7 @@ class RendezvousPolicyTest {
     }
 
     private static RendezvousPolicy policy(String choice) {
-        return RendezvousPolicy.from(Map.of("verbatim.core.rendezvous", choice,
+        return MpiProcess.rendezvousPolicy(Map.of("verbatim.core.rendezvous", choice,
                 "verbatim.core.rput-threshold", "64k"));
     }
 
@@ -32,7 +35,7 @@ class RendezvousPolicyTest {
     void autoUsesRputForLargeMessagesWhenBothOperationsAreNative() {
         assertEquals(64 << 10, policy("auto").putFrom(
                 caps(Capability.RDMA_READ, Capability.RDMA_WRITE, Capability.WRITE_WITH_IMMEDIATE)));
-        assertEquals(256 << 10, RendezvousPolicy.from(Map.of()).putFrom(
+        assertEquals(256 << 10, MpiProcess.rendezvousPolicy(Map.of()).putFrom(
                 caps(Capability.RDMA_READ, Capability.RDMA_WRITE)), "default threshold 256 KiB");
     }
 
@@ -73,7 +76,7 @@ class RendezvousPolicyTest {
     void badSettingsAreRefusedWithTheirName() {
         MpiError e = assertThrows(MpiError.class, () -> policy("rdma"));
         assertTrue(e.getMessage().contains("verbatim.core.rendezvous"), e.getMessage());
-        MpiError t = assertThrows(MpiError.class, () -> RendezvousPolicy.from(
+        MpiError t = assertThrows(MpiError.class, () -> MpiProcess.rendezvousPolicy(
                 Map.of("verbatim.core.rput-threshold", "lots")));
         assertTrue(t.getMessage().contains("verbatim.core.rput-threshold"), t.getMessage());
     }

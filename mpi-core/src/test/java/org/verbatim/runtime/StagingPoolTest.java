@@ -1,5 +1,7 @@
 package org.verbatim.runtime;
 
+import org.verbatim.runtime.base.StagingPool;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -2,10 +2,10 @@ package org.verbatim.runtime.coll;
 
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.Engine;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.Mode;
-import org.verbatim.runtime.MpiError;
-import org.verbatim.runtime.RequestState;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.RequestState;
 
 /**
  * The blocking small collectives (barrier, small allreduce) as a straight sequence of the
@@ -160,10 +160,10 @@ public final class BlockingCollectives {
      */
     private void exchange(int tag, int to, MemorySegment out, int from, MemorySegment into) {
         RequestState r = from < 0 ? null
-                : engine.receiveBlocking(context, from, tag, into, null, null);
+                : engine.p2p().receiveBlocking(context, from, tag, into, null, null);
         RequestState s = null;
-        if (to >= 0 && !engine.sendNow(context, rank, peers[to], tag, out)) {
-            s = engine.send(context, rank, peers[to], tag, out, null, Mode.STANDARD);
+        if (to >= 0 && !engine.p2p().sendNow(context, rank, peers[to], tag, out)) {
+            s = engine.p2p().send(context, rank, peers[to], tag, out, null, Mode.STANDARD);
         }
         if (r != null) {
             engine.await(r);

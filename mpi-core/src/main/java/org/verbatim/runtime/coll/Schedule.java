@@ -3,10 +3,10 @@ package org.verbatim.runtime.coll;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import org.verbatim.runtime.Engine;
-import org.verbatim.runtime.ErrorClass;
-import org.verbatim.runtime.Mode;
-import org.verbatim.runtime.MpiError;
-import org.verbatim.runtime.RequestState;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.RequestState;
 
 /**
  * One collective operation as a schedule of steps that the progress engine advances: sends and
@@ -158,11 +158,11 @@ public final class Schedule extends RequestState implements Engine.Poller {
         CollGroup g = c.group;
         Engine e = g.engine();
         if (c.kind == SEND) {
-            outstanding.add(e.send(g.context(), g.rank(), g.peers()[c.peer], tag,
+            outstanding.add(e.p2p().send(g.context(), g.rank(), g.peers()[c.peer], tag,
                     c.data, null, Mode.STANDARD));
             expected.add(null);
         } else {
-            outstanding.add(e.receive(g.context(), c.peer, tag, c.data, null, null));
+            outstanding.add(e.p2p().receive(g.context(), c.peer, tag, c.data, null, null));
             expected.add(c.data);
         }
     }

@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -6,12 +6,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * The engine's lock: a real lock under MPI_THREAD_MULTIPLE, nothing at all at the lower thread
  * levels, where the application promises that one thread calls MPI at a time.
  */
-abstract class EngineLock {
-    abstract void lock();
+public abstract class EngineLock {
+    public abstract void lock();
 
-    abstract void unlock();
+    public abstract void unlock();
 
-    static EngineLock forThreadLevel(int level) {
+    public static EngineLock forThreadLevel(int level) {
         return level >= 3 ? new Real() : new None();
     }
 
@@ -19,23 +19,23 @@ abstract class EngineLock {
         private final ReentrantLock lock = new ReentrantLock();
 
         @Override
-        void lock() {
+        public void lock() {
             lock.lock();
         }
 
         @Override
-        void unlock() {
+        public void unlock() {
             lock.unlock();
         }
     }
 
     static final class None extends EngineLock {
         @Override
-        void lock() {
+        public void lock() {
         }
 
         @Override
-        void unlock() {
+        public void unlock() {
         }
     }
 }

@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 /**
  * An MPI error raised inside the runtime, carrying its error class. The public API turns it into

@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.p2p;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -71,6 +71,9 @@ public final class WireHeader {
     public static final byte FLAG_RPUT = 2;
     /** flag on a CTS: close with a PUT_FIN message, not a write-with-immediate. */
     public static final byte FLAG_PUT_FIN = 4;
+    /** flag on a FIN or PUT_FIN: the transfer failed (a completion with an error status); the
+     *  request on the other side ends with MPI_ERR_OTHER instead of waiting forever. */
+    public static final byte FLAG_ERROR = 8;
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;

@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.p2p;
 
 import java.lang.foreign.MemorySegment;
 

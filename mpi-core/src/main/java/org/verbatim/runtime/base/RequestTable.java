@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 import java.util.Arrays;
 
@@ -7,14 +7,14 @@ import java.util.Arrays;
  * back to requests. An id is a slot index plus a generation, so a stale id never finds a reused
  * slot. No allocation once the table has grown to the number of requests in flight.
  */
-final class RequestTable {
+public final class RequestTable {
     private Object[] slots = new Object[64];
     private int[] generations = new int[64];
     private int[] free = new int[64];
     private int freeCount;
     private int used;
 
-    long add(Object request) {
+    public long add(Object request) {
         int slot;
         if (freeCount > 0) {
             slot = free[--freeCount];
@@ -31,7 +31,7 @@ final class RequestTable {
         return ((long) generations[slot] << 32) | slot;
     }
 
-    Object get(long id) {
+    public Object get(long id) {
         int slot = (int) id;
         if (slot < 0 || slot >= used || generations[slot] != (int) (id >>> 32)) {
             return null;
@@ -39,7 +39,7 @@ final class RequestTable {
         return slots[slot];
     }
 
-    Object remove(long id) {
+    public Object remove(long id) {
         Object r = get(id);
         if (r != null) {
             int slot = (int) id;
@@ -51,14 +51,14 @@ final class RequestTable {
     }
 
     /** The id of the request now in {@code slot}, or -1 if the slot is free or unknown. */
-    long currentId(int slot) {
+    public long currentId(int slot) {
         if (slot < 0 || slot >= used || slots[slot] == null) {
             return -1;
         }
         return ((long) generations[slot] << 32) | slot;
     }
 
-    int inFlight() {
+    public int inFlight() {
         return used - freeCount;
     }
 }

@@ -1,7 +1,8 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.p2p;
 
 import java.util.Locale;
-import java.util.Map;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
 import org.verbatim.spi.Capabilities;
 import org.verbatim.spi.Capability;
 
@@ -25,36 +26,35 @@ import org.verbatim.spi.Capability;
  * A forced {@code rget} or {@code rput} is honoured where the transport has the operation (even
  * emulated), else the other one is used.
  */
-record RendezvousPolicy(Choice choice, long rputThreshold) {
+public record RendezvousPolicy(Choice choice, long rputThreshold) {
     /** The configured choice. */
-    enum Choice { AUTO, RGET, RPUT }
+    public enum Choice { AUTO, RGET, RPUT }
 
     /** Threshold meaning "never RPUT". */
-    static final long NEVER = Long.MAX_VALUE;
+    public static final long NEVER = Long.MAX_VALUE;
 
-    static RendezvousPolicy from(Map<String, String> config) {
-        String v = CoreSettings.RENDEZVOUS.get(config).trim().toLowerCase(Locale.ROOT);
+    /**
+     * The policy from the setting's value ({@code auto}, {@code rget}, {@code rput}) and the RPUT
+     * threshold in bytes; {@code settingName} and {@code thresholdName} name them in errors.
+     */
+    public static RendezvousPolicy parse(String value, long threshold, String settingName,
+                                         String thresholdName) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
         Choice choice = switch (v) {
             case "auto", "" -> Choice.AUTO;
             case "rget" -> Choice.RGET;
             case "rput" -> Choice.RPUT;
-            default -> throw new MpiError(ErrorClass.ERR_ARG, CoreSettings.RENDEZVOUS.name()
+            default -> throw new MpiError(ErrorClass.ERR_ARG, settingName
                     + ": expected auto, rget or rput, not '" + v + "'");
         };
-        long threshold;
-        try {
-            threshold = CoreSettings.RPUT_THRESHOLD.getSize(config);
-        } catch (IllegalArgumentException e) {
-            throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
-        }
         if (threshold < 0) {
-            throw new MpiError(ErrorClass.ERR_ARG, CoreSettings.RPUT_THRESHOLD.name()
-                    + " must not be negative: " + threshold);
+            throw new MpiError(ErrorClass.ERR_ARG, thresholdName + " must not be negative: "
+                    + threshold);
         }
         return new RendezvousPolicy(choice, threshold);
     }
 
-    static RendezvousPolicy auto() {
+    public static RendezvousPolicy auto() {
         return new RendezvousPolicy(Choice.AUTO, 256 << 10);
     }
 
@@ -62,7 +62,7 @@ record RendezvousPolicy(Choice choice, long rputThreshold) {
      * The smallest message sent by RPUT to a peer reached through a transport with {@code caps}:
      * 0 for always, {@link #NEVER} for never.
      */
-    long putFrom(Capabilities caps) {
+    public long putFrom(Capabilities caps) {
         boolean read = caps.has(Capability.RDMA_READ);
         boolean write = caps.has(Capability.RDMA_WRITE);
         return switch (choice) {

@@ -1,13 +1,20 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.p2p;
 
 import java.lang.foreign.MemorySegment;
+import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.ext.CompletionCallback;
+import org.verbatim.runtime.ext.Retryable;
 import org.verbatim.spi.MemoryRegistration;
 
-/** A point-to-point send in flight. */
-public final class SendOp extends RequestState {
+/**
+ * A point-to-point send in flight. It is its own entry in the pending queue (a post the
+ * transport refused) and its own completion callback (the RPUT writes).
+ */
+public final class SendOp extends RequestState implements Retryable, CompletionCallback {
     /** Where it is in its protocol. */
     enum Phase { QUEUED, WAIT_ACK, WAIT_FIN, WAIT_CTS, WRITING, DONE }
 
+    final PointToPoint owner;
     final PeerState peer;
     final int context;
     final int myCommRank;
@@ -32,13 +39,18 @@ public final class SendOp extends RequestState {
     int immediate;
     long receiverRequest;
     boolean finByMessage;
-    /** Next request queued behind this one for the same peer (send order). */
-    SendOp nextQueued;
+    /** The first error status of an RPUT write (0: none). */
+    int writeError;
+    /** The protocol chosen from the peer's selection table. */
+    SelectionTable.Protocol protocol;
+    /** True while the send is in the pending queue. */
+    boolean pending;
     /** Runs when the send completes (bsend releases its buffer space). */
     Runnable onDone;
 
-    SendOp(PeerState peer, int context, int myCommRank, int tag, MemorySegment data,
+    SendOp(PointToPoint owner, PeerState peer, int context, int myCommRank, int tag, MemorySegment data,
            Object keepAlive, boolean synchronous) {
+        this.owner = owner;
         this.peer = peer;
         this.context = context;
         this.myCommRank = myCommRank;
@@ -47,6 +59,42 @@ public final class SendOp extends RequestState {
         this.keepAlive = keepAlive;
         this.synchronous = synchronous;
         this.statusBytes = data.byteSize();
+    }
+
+    @Override
+    public boolean retry() {
+        return owner.retrySend(this);
+    }
+
+    @Override
+    public int orderedPeer() {
+        return phase == Phase.QUEUED ? peer.world : -1;
+    }
+
+    @Override
+    public void onComplete(long wrId, int status) {
+        owner.puts().onWriteComplete(this, status);
+    }
+
+    /** True when the send goes by RPUT (the receiver's CTS names where to write). */
+    public boolean usesPut() {
+        return put;
+    }
+
+    /** The protocol the peer's selection table chose. */
+    public SelectionTable.Protocol protocol() {
+        return protocol;
+    }
+
+    /** Sets the byte count the status reports (a send packed in place has no data segment). */
+    void statusBytesOverride(long bytes) {
+        statusBytes = bytes;
+    }
+
+    /** Ends the send with an error class (a failed rendezvous transfer). */
+    void fail(int errorClass) {
+        statusError = errorClass;
+        finish();
     }
 
     void finish() {

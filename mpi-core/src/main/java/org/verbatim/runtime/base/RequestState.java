@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 /**
  * The runtime side of an MPI request: completion flag and the status fields. Completion is
@@ -67,7 +67,7 @@ public abstract class RequestState {
     }
 
     /** Tries to cancel; true if it was cancelled (then it is also complete). */
-    public boolean cancel(Engine engine) {
+    public boolean cancel() {
         return false;
     }
 

@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 import java.util.concurrent.atomic.LongAdder;
 
@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Profiler {
     /** Size classes: 0 B, then powers of two up to 4 MiB and above. */
-    static final int CLASSES = 24;
+    public static final int CLASSES = 24;
 
     private final boolean enabled;
     private final LongAdder[] counts = new LongAdder[CLASSES];
@@ -27,7 +27,7 @@ public final class Profiler {
         return enabled;
     }
 
-    void messageSent(long bytes) {
+    public void messageSent(long bytes) {
         if (enabled) {
             int c = bytes == 0 ? 0 : Math.min(CLASSES - 1, 64 - Long.numberOfLeadingZeros(bytes));
             counts[c].increment();
@@ -35,7 +35,7 @@ public final class Profiler {
         }
     }
 
-    void unexpected() {
+    public void unexpected() {
         if (enabled) {
             unexpected.increment();
         }
@@ -65,16 +65,16 @@ public final class Profiler {
     }
 
     /** Messages of size class {@code i} (0 B, then up to 2^i B). */
-    long count(int sizeClass) {
+    public long count(int sizeClass) {
         return counts[sizeClass].sum();
     }
 
-    long volume(int sizeClass) {
+    public long volume(int sizeClass) {
         return volume[sizeClass].sum();
     }
 
     /** The histogram lines for counts and volumes per size class. */
-    static String histogram(long[] counts, long[] volumes) {
+    public static String histogram(long[] counts, long[] volumes) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < CLASSES; i++) {
             if (counts[i] > 0) {

@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 /**
  * The MPI error classes with Open MPI's values (the {@code MPI.ERR_*} constants are assigned from

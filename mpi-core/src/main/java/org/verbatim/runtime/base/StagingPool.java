@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,7 +17,7 @@ import java.util.Map;
  * gigabytes in an OSU bandwidth run. Automatic arenas would free them only at a GC, which
  * a loop that allocates little on the heap may not see for a long time.)
  */
-final class StagingPool implements AutoCloseable {
+public final class StagingPool implements AutoCloseable {
     static final int MIN_CLASS = 6;              // 64 bytes
     static final long POOLED_MAX = 1L << 22;     // 4 MiB
     /** Covers a window of 64 outstanding operations (OSU's bandwidth window). */
@@ -29,7 +29,7 @@ final class StagingPool implements AutoCloseable {
     private final Map<Long, Arena> arenas = new HashMap<>();
     private long allocatedBytes;
 
-    MemorySegment acquire(long size) {
+    public MemorySegment acquire(long size) {
         int cls = sizeClass(size);
         long classSize = 1L << cls;
         if (classSize > POOLED_MAX) {
@@ -51,7 +51,7 @@ final class StagingPool implements AutoCloseable {
         return s;
     }
 
-    void release(MemorySegment s) {
+    public void release(MemorySegment s) {
         int cls = sizeClass(s.byteSize());
         long classSize = 1L << cls;
         if (classSize <= POOLED_MAX) {
@@ -79,7 +79,7 @@ final class StagingPool implements AutoCloseable {
     }
 
     /** Native memory this pool holds (profiler: communication memory). */
-    long allocatedBytes() {
+    public long allocatedBytes() {
         return allocatedBytes;
     }
 

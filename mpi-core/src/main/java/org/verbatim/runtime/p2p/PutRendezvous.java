@@ -1,9 +1,13 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.p2p;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.RequestTable;
+import org.verbatim.runtime.base.StagingPool;
+import org.verbatim.spi.Access;
 import org.verbatim.spi.Capability;
+import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.PostStatus;
 
 /**
@@ -32,24 +36,19 @@ final class PutRendezvous implements AutoCloseable {
     private static final int SLOT_MASK = (1 << SLOT_BITS) - 1;
     private static final int GENERATION_MASK = 0x7FF;
 
-    private final Engine engine;
+    private final ProtocolContext context;
+    private final PointToPoint owner;
     private final RequestTable table;
     private final StagingPool pool;
     private final int maxInFlight;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment cts = arena.allocate(WireHeader.CTS_SIZE, 8);
     private final MemorySegment empty = MemorySegment.ofArray(new byte[0]);
-    /** Receives whose CTS the transport refused for now. */
-    private RecvOp[] ctsRetry = new RecvOp[8];
-    private int ctsRetryCount;
-    /** Sends with writes the transport refused for now. */
-    private SendOp[] writeRetry = new SendOp[8];
-    private int writeRetryCount;
-
-    PutRendezvous(Engine engine, RequestTable table, StagingPool pool, int maxInFlight) {
-        this.engine = engine;
-        this.table = table;
-        this.pool = pool;
+    PutRendezvous(ProtocolContext context, PointToPoint owner, int maxInFlight) {
+        this.context = context;
+        this.owner = owner;
+        this.table = context.table();
+        this.pool = context.pool();
         this.maxInFlight = Math.max(1, maxInFlight);
     }
 
@@ -68,27 +67,37 @@ final class PutRendezvous implements AutoCloseable {
     /** A matched RTS asking for RPUT: register the buffer and send the CTS. */
     void start(RecvOp r, PeerState p, int src, int tag, long length, long senderRequest) {
         if (!p.transport.capabilities().has(Capability.RDMA_WRITE)) {
-            engine.fail("rank " + engine.worldRank() + ": transport " + p.transport.name()
-                    + " offers no RDMA write for the RPUT rendezvous from rank " + p.world);
+            throw context.fail("rank " + context.worldRank() + ": transport "
+                    + p.transport.name() + " offers no RDMA write for the RPUT rendezvous from rank "
+                    + p.world);
         }
         long n = r.matchRendezvous(p, src, tag, length, senderRequest);
         if (n == 0) {
-            engine.sendControl(p, WireHeader.FIN, senderRequest);
-            r.finish(src, tag, 0, r.statusError);
+            owner.sendControl(p, WireHeader.FIN, 0, senderRequest);
+            r.finish(src, tag, 0, r.error());
             return;
         }
         MemorySegment target;
-        if (r.data.isNative()) {
+        if (!r.needsStaging()) {
             target = r.data.asSlice(0, n);
         } else {
             r.staging = pool.acquire(n);
             target = r.staging;
         }
-        r.registration = p.transport.register(target);
+        r.registration = p.transport.register(target, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         r.id = table.add(r);
-        if (!postCts(r)) {
-            addCtsRetry(r);
+        r.ctsPending = true;
+        retryCts(r);
+    }
+
+    /** Posts the CTS of {@code r}; false (and queued as pending) when refused for now. */
+    boolean retryCts(RecvOp r) {
+        if (postCts(r)) {
+            r.ctsPending = false;
+            return true;
         }
+        owner.makePending(r);
+        return false;
     }
 
     private boolean postCts(RecvOp r) {
@@ -108,35 +117,37 @@ final class PutRendezvous implements AutoCloseable {
         long id = table.currentId(immediate & SLOT_MASK);
         if (id < 0 || ((int) (id >>> 32) & GENERATION_MASK) != (immediate >>> SLOT_BITS & GENERATION_MASK)
                 || !(table.get(id) instanceof RecvOp r) || r.registration == null) {
-            engine.fail("rank " + engine.worldRank() + ": RPUT immediate 0x"
+            throw context.fail("rank " + context.worldRank() + ": RPUT immediate 0x"
                     + Integer.toHexString(immediate) + " from rank " + source
                     + " names no receive in progress");
-            return true;
         }
-        land(r);
+        land(r, 0);
         return true;
     }
 
-    /** A PUT_FIN arrived: the data of receive {@code id} is in place. */
-    void onPutFin(int source, long id) {
+    /** A PUT_FIN arrived: the data of receive {@code id} is in place (or, flagged, failed). */
+    void onPutFin(int source, long id, int flags) {
         if (!(table.get(id) instanceof RecvOp r) || r.registration == null) {
-            engine.fail("rank " + engine.worldRank() + ": PUT_FIN from rank " + source
+            throw context.fail("rank " + context.worldRank() + ": PUT_FIN from rank " + source
                     + " names no receive in progress");
-            return;
         }
-        land(r);
+        land(r, flags);
     }
 
-    private void land(RecvOp r) {
+    private void land(RecvOp r, int flags) {
         table.remove(r.id);
         r.registration.close();
         r.registration = null;
+        boolean failed = (flags & WireHeader.FLAG_ERROR) != 0;
         if (r.staging != null) {
-            MemorySegment.copy(r.staging, 0, r.data, 0, r.bytesToRead);
+            if (!failed) {
+                r.deliver(r.staging, 0, r.bytesToRead);
+            }
             pool.release(r.staging);
             r.staging = null;
         }
-        r.finish(r.statusSource, r.statusTag, r.bytesToRead, r.statusError);
+        r.finish(r.source(), r.tag(), failed ? 0 : r.bytesToRead,
+                failed ? ErrorClass.ERR_OTHER : r.error());
     }
 
     // ------------------------------------------------------------------ sender
@@ -145,9 +156,8 @@ final class PutRendezvous implements AutoCloseable {
     void onCts(int source, MemorySegment m, long at) {
         long senderRequest = WireHeader.request(m, at);
         if (!(table.get(senderRequest) instanceof SendOp s) || s.phase != SendOp.Phase.WAIT_CTS) {
-            engine.fail("rank " + engine.worldRank() + ": CTS from rank " + source
+            throw context.fail("rank " + context.worldRank() + ": CTS from rank " + source
                     + " names no RPUT send in progress");
-            return;
         }
         s.remoteAddress = WireHeader.address(m, at);
         s.remoteKey = WireHeader.remoteKey(m, at);
@@ -166,7 +176,8 @@ final class PutRendezvous implements AutoCloseable {
         postWrites(s);
     }
 
-    private void postWrites(SendOp s) {
+    /** Posts as many writes as the window allows; false (and pending) when one was refused. */
+    boolean postWrites(SendOp s) {
         MemorySegment source = s.registration.segment();
         PeerState p = s.peer;
         while (s.writeOffset < s.bytesToWrite && s.chunksOutstanding < maxInFlight) {
@@ -178,17 +189,22 @@ final class PutRendezvous implements AutoCloseable {
                     ? p.endpoint.writeWithImmediate(chunk, to, s.remoteKey, s.immediate, s.id)
                     : p.endpoint.write(chunk, to, s.remoteKey, s.id);
             if (st != PostStatus.OK) {
-                addWriteRetry(s);
-                return;
+                owner.makePending(s);
+                return false;
             }
             s.writeOffset += len;
             s.chunksOutstanding++;
         }
+        return true;
     }
 
-    /** One write of send {@code s} completed locally. */
-    void onWriteComplete(SendOp s) {
+    /** One write of send {@code s} completed locally with {@code status}. */
+    void onWriteComplete(SendOp s, int status) {
         s.chunksOutstanding--;
+        if (status != CompletionStatus.OK && s.writeError == 0) {
+            s.writeError = status;
+            s.bytesToWrite = s.writeOffset; // post nothing more
+        }
         if (s.writeOffset < s.bytesToWrite) {
             postWrites(s);
             return;
@@ -200,62 +216,17 @@ final class PutRendezvous implements AutoCloseable {
 
     private void finishSend(SendOp s) {
         table.remove(s.id);
-        if (s.finByMessage) {
-            engine.sendControl(s.peer, WireHeader.PUT_FIN, s.receiverRequest);
+        boolean failed = s.writeError != 0;
+        if (s.finByMessage || failed) {
+            owner.sendControl(s.peer, WireHeader.PUT_FIN, failed ? WireHeader.FLAG_ERROR : 0,
+                    s.receiverRequest);
         }
-        engine.releaseRendezvous(s);
-        s.finish();
-    }
-
-    // ------------------------------------------------------------------ retries
-
-    /** Re-posts refused CTS messages and writes; returns the work done. */
-    int retry() {
-        int work = 0;
-        if (ctsRetryCount > 0) {
-            int n = ctsRetryCount;
-            int kept = 0;
-            for (int i = 0; i < n; i++) {
-                RecvOp r = ctsRetry[i];
-                if (postCts(r)) {
-                    work++;
-                } else {
-                    ctsRetry[kept++] = r;
-                }
-            }
-            Arrays.fill(ctsRetry, kept, n, null);
-            ctsRetryCount = kept;
+        owner.releaseRendezvous(s);
+        if (failed) {
+            s.fail(ErrorClass.ERR_OTHER);
+        } else {
+            s.finish();
         }
-        if (writeRetryCount > 0) {
-            int n = writeRetryCount;
-            SendOp[] batch = Arrays.copyOf(writeRetry, n);
-            Arrays.fill(writeRetry, 0, n, null);
-            writeRetryCount = 0;
-            for (SendOp s : batch) {
-                postWrites(s);
-            }
-            work += n - writeRetryCount;
-        }
-        return work;
-    }
-
-    private void addCtsRetry(RecvOp r) {
-        if (ctsRetryCount == ctsRetry.length) {
-            ctsRetry = Arrays.copyOf(ctsRetry, ctsRetryCount * 2);
-        }
-        ctsRetry[ctsRetryCount++] = r;
-    }
-
-    private void addWriteRetry(SendOp s) {
-        for (int i = 0; i < writeRetryCount; i++) {
-            if (writeRetry[i] == s) {
-                return;
-            }
-        }
-        if (writeRetryCount == writeRetry.length) {
-            writeRetry = Arrays.copyOf(writeRetry, writeRetryCount * 2);
-        }
-        writeRetry[writeRetryCount++] = s;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.base;
 
 /** Send modes of MPI point-to-point. */
 public enum Mode {

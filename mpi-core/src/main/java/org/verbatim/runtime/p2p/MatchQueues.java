@@ -1,4 +1,4 @@
-package org.verbatim.runtime;
+package org.verbatim.runtime.p2p;
 
 /**
  * The two MPI matching queues: posted receives in posting order and unexpected messages in
@@ -73,8 +73,8 @@ final class MatchQueues {
     Unexpected findUnexpected(int context, int source, int tag) {
         for (Unexpected u = unexpectedHead; u != null; u = u.next) {
             if (u.context == context
-                    && (source == Engine.ANY_SOURCE || source == u.source)
-                    && (tag == Engine.ANY_TAG || tag == u.tag)) {
+                    && (source == PointToPoint.ANY_SOURCE || source == u.source)
+                    && (tag == PointToPoint.ANY_TAG || tag == u.tag)) {
                 return u;
             }
         }

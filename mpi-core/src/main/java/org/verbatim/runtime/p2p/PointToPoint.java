@@ -1,0 +1,589 @@
+package org.verbatim.runtime.p2p;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.verbatim.runtime.base.EngineLock;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.Profiler;
+import org.verbatim.runtime.base.RequestTable;
+import org.verbatim.runtime.base.StagingPool;
+import org.verbatim.runtime.ext.Dispatch;
+import org.verbatim.runtime.ext.Retryable;
+import org.verbatim.spi.EagerClaim;
+import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.Transport;
+
+/**
+ * MPI point-to-point: eager and rendezvous (RGET, RPUT) protocols and matching, reached by the
+ * {@code mpi} package and the collectives, and reaching the runtime only through its
+ * {@link ProtocolContext}. Registers its message kinds and RPUT's immediate bit with the
+ * runtime's {@link Dispatch} when built.
+ *
+ * <p>Message data is one contiguous segment (heap or native) or a {@link Layout} over a base;
+ * the peer's {@link SelectionTable} says which protocol carries which class and size.
+ *
+ * <p>Everything runs under the runtime's lock (a real lock only at MPI_THREAD_MULTIPLE).
+ */
+public final class PointToPoint implements AutoCloseable {
+    public static final int ANY_SOURCE = -1;
+    public static final int ANY_TAG = -1;
+
+    private final ProtocolContext context;
+    private final EngineLock lock;
+    private final Dispatch dispatch;
+    private final RequestTable table;
+    private final StagingPool pool;
+    private final Profiler profiler;
+    private final PeerState[] peers;
+    private final long eagerLimit;
+    private final int readWindow;
+    private final RendezvousPolicy rendezvousPolicy;
+    private final boolean protoInfo;
+    private final boolean multiThreaded;
+    private final MatchQueues queues = new MatchQueues();
+    private final PutRendezvous puts;
+    private final GetRendezvous gets;
+    private final Arena arena = Arena.ofShared();
+    /** Header scratch: used only under the lock, so one is enough. */
+    private final MemorySegment header = arena.allocate(WireHeader.RTS_SIZE, 8);
+    private final MemorySegment baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
+    private final MemorySegment rtsHeader = header.asSlice(0, WireHeader.RTS_SIZE);
+    private final MemorySegment empty = MemorySegment.ofArray(new byte[0]);
+    private final EagerClaim claim = new EagerClaim();
+    private final RecvOp scratchReceive;
+
+    public PointToPoint(ProtocolContext context, int worldSize, long eagerLimit, int readWindow,
+                        RendezvousPolicy rendezvous, boolean protoInfo, boolean multiThreaded) {
+        this.context = context;
+        this.lock = context.lock();
+        this.dispatch = context.dispatch();
+        this.table = context.table();
+        this.pool = context.pool();
+        this.profiler = context.profiler();
+        this.peers = new PeerState[worldSize];
+        this.eagerLimit = eagerLimit;
+        this.readWindow = Math.max(1, readWindow);
+        this.rendezvousPolicy = rendezvous;
+        this.protoInfo = protoInfo;
+        this.multiThreaded = multiThreaded;
+        this.puts = new PutRendezvous(context, this, readWindow);
+        this.gets = new GetRendezvous(context, this);
+        this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
+        dispatch.registerKind(WireHeader.EAGER, "p2p eager", this::onEager);
+        dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", this::onRts);
+        dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", this::onFin);
+        dispatch.registerKind(WireHeader.SYNC_ACK, "p2p synchronous send", this::onFin);
+        dispatch.registerKind(WireHeader.CTS, "p2p RPUT", (src, m, at, len) -> puts.onCts(src, m, at));
+        dispatch.registerKind(WireHeader.PUT_FIN, "p2p RPUT", (src, m, at, len) ->
+                puts.onPutFin(src, WireHeader.request(m, at), WireHeader.flags(m, at)));
+        dispatch.registerImmediates(PutRendezvous.IMMEDIATE_MARK, PutRendezvous.IMMEDIATE_MARK,
+                "p2p RPUT", puts::onImmediate);
+    }
+
+    PutRendezvous puts() {
+        return puts;
+    }
+
+    GetRendezvous gets() {
+        return gets;
+    }
+
+    // ------------------------------------------------------------------ peers
+
+    private PeerState peer(int world) {
+        PeerState p = peers[world];
+        return p != null ? p : connect(world);
+    }
+
+    private PeerState connect(int world) {
+        Transport t = context.transportFor(world);
+        PeerState p = new PeerState(world, t, eagerLimit, rendezvousPolicy, readWindow);
+        peers[world] = p;
+        if (protoInfo) {
+            System.err.print(describe(p));
+        }
+        return p;
+    }
+
+    /** The protocol selection for one peer, as verbatim.core.proto-info prints it. */
+    String describe(PeerState p) {
+        var caps = p.transport.capabilities();
+        return "verbatim: rank " + context.worldRank() + " -> rank " + p.world + ": transport "
+                + p.transport.name() + ", eager <= " + p.eagerLimit + " B, RDMA in chunks of "
+                + p.maxRdma + " B, " + p.readWindow + " reads in flight"
+                + (caps.hasNativeRdmaRead() ? "" : " (read emulated or absent)")
+                + (caps.hasNativeRdmaWrite() ? "" : " (write emulated or absent)")
+                + ", flags " + caps.flags() + "\n"
+                + p.selection.describe("verbatim:   ");
+    }
+
+    /** The name of the transport used for {@code world} (connecting if needed). */
+    public String transportFor(int world) {
+        lock.lock();
+        try {
+            return peer(world).transport.name();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The selection table for {@code world} as text (connecting if needed). */
+    public String selectionFor(int world) {
+        lock.lock();
+        try {
+            return describe(peer(world));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ send side
+
+    /**
+     * Starts a send of {@code data} (exactly the message bytes) to world rank {@code dest}.
+     * {@code myCommRank} and {@code context} identify the sender and communicator for matching.
+     */
+    public SendOp send(int context, int myCommRank, int dest, int tag, MemorySegment data,
+                       Object keepAlive, Mode mode) {
+        return send(context, myCommRank, dest, tag, data, null, keepAlive, mode);
+    }
+
+    /**
+     * Starts a send of the message laid out by {@code layout} over {@code base} ({@code layout}
+     * null: {@code base} is exactly the message bytes).
+     */
+    public SendOp send(int ctx, int myCommRank, int dest, int tag, MemorySegment base,
+                       Layout layout, Object keepAlive, Mode mode) {
+        context.checkFatal();
+        lock.lock();
+        try {
+            PeerState p = peer(dest);
+            MemorySegment data = base;
+            long size = layout == null ? base.byteSize() : layout.size();
+            SelectionTable.DataClass dc = layout != null ? SelectionTable.DataClass.LAYOUT
+                    : base.isNative() ? SelectionTable.DataClass.CONTIGUOUS_NATIVE
+                    : SelectionTable.DataClass.CONTIGUOUS_HEAP;
+            SelectionTable.Protocol proto = p.selection.select(dc, size);
+            MemorySegment packed = null;
+            if (layout != null) {
+                // Generic scheme: pack once, then the contiguous protocols. A claimed eager
+                // slot packs in place when nothing is queued ahead of it.
+                if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM
+                        && dispatch.pendingFor(dest) == 0 && mode != Mode.SYNCHRONOUS
+                        && sendClaimed(p, ctx, myCommRank, tag, base, layout, size)) {
+                    SendOp s = new SendOp(this, p, ctx, myCommRank, tag, empty, keepAlive, false);
+                    s.statusBytesOverride(size);
+                    s.protocol = proto;
+                    s.finish();
+                    return s;
+                }
+                packed = pool.acquire(Math.max(1, size)).asSlice(0, size);
+                layout.pack(base, 0, size, packed, 0);
+                data = packed;
+            }
+            SendOp s = new SendOp(this, p, ctx, myCommRank, tag, data, keepAlive,
+                    mode == Mode.SYNCHRONOUS);
+            s.protocol = proto;
+            s.rendezvous = proto.rendezvous();
+            profiler.messageSent(size);
+            if (s.rendezvous) {
+                if (proto == SelectionTable.Protocol.NONE) {
+                    throw context.fail("rank " + context.worldRank() + ": no rendezvous protocol"
+                            + " to rank " + dest + " over " + p.transport.name()
+                            + " (no RDMA read or write) for " + size + " bytes");
+                }
+                s.staging = packed;
+                prepareRendezvous(s);
+            } else if (packed != null) {
+                s.staging = packed; // released once posted (eager copies out at post)
+            }
+            if (dispatch.pendingFor(dest) > 0 || !tryPost(s)) {
+                makePending(s);
+            }
+            return s;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean sendClaimed(PeerState p, int ctx, int myCommRank, int tag, MemorySegment base,
+                                Layout layout, long size) {
+        int total = (int) (WireHeader.BASE_SIZE + size);
+        if (p.endpoint.claim(total, claim) != PostStatus.OK) {
+            return false;
+        }
+        MemorySegment slot = claim.buffer();
+        long at = claim.offset();
+        WireHeader.write(header, WireHeader.EAGER, (byte) 0, ctx, myCommRank, tag, size, 0);
+        MemorySegment.copy(baseHeader, 0, slot, at, WireHeader.BASE_SIZE);
+        layout.pack(base, 0, size, slot, at + WireHeader.BASE_SIZE);
+        claim.commit();
+        profiler.messageSent(size);
+        return true;
+    }
+
+    /**
+     * The blocking send's fast path: an eager message the transport takes at once needs no
+     * request object. Returns false when the general path must be taken (rendezvous, a queue
+     * to this peer, or no room now).
+     */
+    public boolean sendNow(int ctx, int myCommRank, int dest, int tag, MemorySegment data) {
+        context.checkFatal();
+        lock.lock();
+        try {
+            PeerState p = peers[dest];
+            if (p == null) {
+                p = connect(dest);
+            }
+            long len = data.byteSize();
+            if (len > p.eagerLimit || dispatch.pendingFor(dest) > 0) {
+                return false;
+            }
+            WireHeader.write(header, WireHeader.EAGER, (byte) 0, ctx, myCommRank, tag, len, 0);
+            if (p.endpoint.send(baseHeader, data) != PostStatus.OK) {
+                return false;
+            }
+            profiler.messageSent(len);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void prepareRendezvous(SendOp s) {
+        MemorySegment src = s.data;
+        if (!src.isNative()) {
+            s.staging = pool.acquire(src.byteSize());
+            MemorySegment.copy(src, 0, s.staging, 0, src.byteSize());
+            src = s.staging;
+        }
+        s.registration = s.peer.transport.register(src);
+        s.id = table.add(s);
+        s.put = s.protocol.put();
+    }
+
+    /** Tries to hand the send to the transport; false if it must wait (RETRY). */
+    private boolean tryPost(SendOp s) {
+        PeerState p = s.peer;
+        int status;
+        if (s.rendezvous) {
+            WireHeader.write(header, WireHeader.RTS, s.put ? WireHeader.FLAG_RPUT : 0, s.context,
+                    s.myCommRank, s.tag, s.data.byteSize(), s.id);
+            WireHeader.writeRemote(header, s.registration.address(), s.registration.remoteKey());
+            status = p.endpoint.send(rtsHeader, empty);
+            if (status == PostStatus.OK) {
+                s.phase = s.put ? SendOp.Phase.WAIT_CTS : SendOp.Phase.WAIT_FIN;
+            }
+            return status == PostStatus.OK;
+        }
+        if (s.synchronous && s.id == 0) {
+            s.id = table.add(s);
+        }
+        WireHeader.write(header, WireHeader.EAGER, s.synchronous ? WireHeader.FLAG_SYNC : 0,
+                s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
+        status = p.endpoint.send(baseHeader, s.data);
+        if (status != PostStatus.OK) {
+            return false;
+        }
+        if (s.staging != null) {
+            pool.release(s.staging);
+            s.staging = null;
+        }
+        if (s.synchronous) {
+            s.phase = SendOp.Phase.WAIT_ACK;
+        } else {
+            s.finish();
+        }
+        return true;
+    }
+
+    /** The pending queue's retry of a send: its post, or its RPUT writes. */
+    boolean retrySend(SendOp s) {
+        // The flag stays set during the call, so a refusal inside does not queue it twice.
+        boolean done = s.phase == SendOp.Phase.WRITING ? puts.postWrites(s) : tryPost(s);
+        if (done) {
+            s.pending = false;
+        }
+        return done;
+    }
+
+    /** The pending queue's retry of a receive: its RPUT CTS, or its RGET reads. */
+    boolean retryReceive(RecvOp r) {
+        boolean done = r.ctsPending ? puts.retryCts(r) : gets.postReads(r);
+        if (done) {
+            r.pending = false;
+        }
+        return done;
+    }
+
+    /** Queues {@code s} for retry once (its own flag guards against a second entry). */
+    void makePending(SendOp s) {
+        if (!s.pending) {
+            s.pending = true;
+            dispatch.pending(s);
+        }
+    }
+
+    void makePending(RecvOp r) {
+        if (!r.pending) {
+            r.pending = true;
+            dispatch.pending(r);
+        }
+    }
+
+    /** Sends a control message (FIN, SYNC_ACK, PUT_FIN), or queues it if refused for now. */
+    void sendControl(PeerState p, byte kind, int flags, long id) {
+        if (!postControl(p, kind, flags, id)) {
+            dispatch.pending(new ControlMessage(p, kind, flags, id));
+        }
+    }
+
+    private boolean postControl(PeerState p, byte kind, int flags, long id) {
+        WireHeader.write(header, kind, (byte) flags, 0, 0, 0, 0, id);
+        return p.endpoint.send(baseHeader, empty) == PostStatus.OK;
+    }
+
+    /** A control message the transport refused: the only allocation, and only on RETRY. */
+    private final class ControlMessage implements Retryable {
+        private final PeerState peer;
+        private final byte kind;
+        private final int flags;
+        private final long id;
+
+        ControlMessage(PeerState peer, byte kind, int flags, long id) {
+            this.peer = peer;
+            this.kind = kind;
+            this.flags = flags;
+            this.id = id;
+        }
+
+        @Override
+        public boolean retry() {
+            return postControl(peer, kind, flags, id);
+        }
+    }
+
+    void releaseRendezvous(SendOp s) {
+        if (s.registration != null) {
+            MemoryRegistration reg = s.registration;
+            s.registration = null;
+            reg.close();
+        }
+        if (s.staging != null) {
+            pool.release(s.staging);
+            s.staging = null;
+        }
+    }
+
+    // ------------------------------------------------------------------ receive side
+
+    /** Posts a receive into {@code data} (exactly the buffer's bytes). */
+    public RecvOp receive(int ctx, int source, int tag, MemorySegment data, Object keepAlive,
+                          Runnable onDone) {
+        return receive(ctx, source, tag, data, null, keepAlive, onDone);
+    }
+
+    /** Posts a receive into the blocks of {@code layout} over {@code base} (null: contiguous). */
+    public RecvOp receive(int ctx, int source, int tag, MemorySegment base, Layout layout,
+                          Object keepAlive, Runnable onDone) {
+        context.checkFatal();
+        lock.lock();
+        try {
+            RecvOp r = new RecvOp(this, ctx, source, tag, base, keepAlive);
+            r.layout = layout;
+            r.onDone = onDone;
+            match(r);
+            return r;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void match(RecvOp r) {
+        Unexpected u = queues.findUnexpected(r.context, r.source, r.tag);
+        if (u != null) {
+            queues.removeUnexpected(u);
+            deliverUnexpected(u, r);
+        } else {
+            queues.post(r);
+        }
+    }
+
+    /**
+     * A receive that the caller waits for at once (blocking MPI_Recv). Below
+     * MPI_THREAD_MULTIPLE only one thread calls MPI at a time, so one receive object is reused;
+     * it must not be kept after the wait.
+     */
+    public RecvOp receiveBlocking(int ctx, int source, int tag, MemorySegment data,
+                                  Object keepAlive, Runnable onDone) {
+        if (multiThreaded) {
+            return receive(ctx, source, tag, data, keepAlive, onDone);
+        }
+        context.checkFatal();
+        RecvOp r = scratchReceive;
+        queues.unlink(r); // left posted only if a previous wait ended with an error
+        if (r.id != 0) {
+            table.remove(r.id);
+        }
+        r.reinit(ctx, source, tag, data, keepAlive, onDone);
+        r.id = 0;
+        match(r);
+        return r;
+    }
+
+    /** MPI_Iprobe: the first matching unexpected message, or null; with remove, dequeues it. */
+    public Unexpected probe(int ctx, int source, int tag, boolean remove) {
+        context.checkFatal();
+        lock.lock();
+        try {
+            Unexpected u = queues.findUnexpected(ctx, source, tag);
+            if (u == null) {
+                context.progressLocked();
+                u = queues.findUnexpected(ctx, source, tag);
+            }
+            if (u != null && remove) {
+                queues.removeUnexpected(u);
+            }
+            return u;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives a message taken by a matched probe. */
+    public RecvOp receiveMatched(Unexpected u, MemorySegment data, Object keepAlive,
+                                 Runnable onDone) {
+        context.checkFatal();
+        lock.lock();
+        try {
+            RecvOp r = new RecvOp(this, u.context, u.source, u.tag, data, keepAlive);
+            r.onDone = onDone;
+            deliverUnexpected(u, r);
+            return r;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean cancelReceive(RecvOp r) {
+        lock.lock();
+        try {
+            if (!r.posted) {
+                return false;
+            }
+            queues.unlink(r);
+            r.markCancelled();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void deliverUnexpected(Unexpected u, RecvOp r) {
+        if (u.rendezvous) {
+            if (u.put) {
+                puts.start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);
+                return;
+            }
+            gets.start(r, u.peer, u.source, u.tag, u.length, u.remoteAddress, u.remoteKey,
+                    u.senderRequest);
+            return;
+        }
+        long n = Math.min(u.length, r.capacity());
+        if (n > 0) {
+            r.deliver(u.payload, 0, n);
+        }
+        if (u.payload != null) {
+            pool.release(u.payload);
+        }
+        if (u.sync) {
+            sendControl(u.peer, WireHeader.SYNC_ACK, 0, u.senderRequest);
+        }
+        r.finish(u.source, u.tag, n, u.length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+    }
+
+    private void onEager(int sourceWorld, MemorySegment m, long at, long size) {
+        int ctx = WireHeader.context(m, at);
+        int src = WireHeader.source(m, at);
+        int tag = WireHeader.tag(m, at);
+        long length = WireHeader.length(m, at);
+        boolean sync = (WireHeader.flags(m, at) & WireHeader.FLAG_SYNC) != 0;
+        RecvOp r = queues.takePosted(ctx, src, tag);
+        if (r != null) {
+            long n = Math.min(length, r.capacity());
+            r.deliver(m, at + WireHeader.BASE_SIZE, n);
+            if (sync) {
+                sendControl(peer(sourceWorld), WireHeader.SYNC_ACK, 0, WireHeader.request(m, at));
+            }
+            r.finish(src, tag, n, length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+            return;
+        }
+        Unexpected u = new Unexpected(ctx, src, tag, length, false, sync,
+                WireHeader.request(m, at), 0, 0, peer(sourceWorld));
+        if (length > 0) {
+            u.payload = pool.acquire(length);
+            MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);
+        }
+        queues.addUnexpected(u);
+        profiler.unexpected();
+    }
+
+    private void onRts(int sourceWorld, MemorySegment m, long at, long size) {
+        int ctx = WireHeader.context(m, at);
+        int src = WireHeader.source(m, at);
+        int tag = WireHeader.tag(m, at);
+        long length = WireHeader.length(m, at);
+        RecvOp r = queues.takePosted(ctx, src, tag);
+        PeerState p = peer(sourceWorld);
+        boolean put = (WireHeader.flags(m, at) & WireHeader.FLAG_RPUT) != 0;
+        if (r != null && put) {
+            puts.start(r, p, src, tag, length, WireHeader.request(m, at));
+            return;
+        }
+        if (r != null) {
+            gets.start(r, p, src, tag, length, WireHeader.address(m, at),
+                    WireHeader.remoteKey(m, at), WireHeader.request(m, at));
+            return;
+        }
+        Unexpected u = new Unexpected(ctx, src, tag, length, true, false,
+                WireHeader.request(m, at), WireHeader.address(m, at),
+                WireHeader.remoteKey(m, at), p);
+        u.put = put;
+        queues.addUnexpected(u);
+        profiler.unexpected();
+    }
+
+    /** FIN (RGET done) or SYNC_ACK (synchronous eager matched): the send is complete. */
+    private void onFin(int sourceWorld, MemorySegment m, long at, long size) {
+        Object o = table.remove(WireHeader.request(m, at));
+        if (!(o instanceof SendOp s)) {
+            throw context.fail("rank " + context.worldRank() + ": " + (WireHeader.kind(m, at)
+                    == WireHeader.FIN ? "FIN" : "SYNC_ACK") + " from rank " + sourceWorld
+                    + " names no send in progress");
+        }
+        releaseRendezvous(s);
+        if ((WireHeader.flags(m, at) & WireHeader.FLAG_ERROR) != 0) {
+            s.fail(ErrorClass.ERR_OTHER);
+        } else {
+            s.finish();
+        }
+    }
+
+    /** Requests in flight (sends waiting for FIN/ACK, rendezvous reads). */
+    public int inFlight() {
+        return table.inFlight();
+    }
+
+    public long unexpectedTotal() {
+        return queues.unexpectedTotal();
+    }
+
+    @Override
+    public void close() {
+        puts.close();
+        arena.close();
+    }
+}

@@ -1,0 +1,124 @@
+package org.verbatim.runtime.p2p;
+
+import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.Capability;
+
+/**
+ * The protocol chosen for one peer, per data class and size range (after UCX's
+ * {@code ucp_proto_select}): computed once, when the peer is first used, from the transport's
+ * capability record, its per-operation limits and the configuration; printed by
+ * {@code verbatim.core.proto-info=true}.
+ *
+ * <p>Size ranges: {@code [0, eagerLimit]} eager, {@code (eagerLimit, putFrom)} RGET,
+ * {@code [putFrom, ...)} RPUT. Data classes: contiguous native memory (zero-copy rendezvous),
+ * contiguous heap memory (staged through native memory for RDMA), and a layout over a base
+ * (packed: into the eager slot itself where the transport lets us claim it, else through
+ * scratch; into a staging buffer for the rendezvous).
+ */
+public final class SelectionTable {
+    /** What kind of memory the message data is. */
+    public enum DataClass { CONTIGUOUS_NATIVE, CONTIGUOUS_HEAP, LAYOUT }
+
+    /** The protocols. */
+    public enum Protocol {
+        EAGER_COPY("eager (copy into the transport's buffer)"),
+        EAGER_PACK_CLAIM("eager, packed straight into the claimed slot"),
+        EAGER_PACK("eager, packed through scratch"),
+        RGET_ZCOPY("RGET zero-copy"),
+        RGET_STAGED("RGET through a native staging copy"),
+        RGET_PACKED("RGET of a packed staging buffer"),
+        RPUT_ZCOPY("RPUT zero-copy"),
+        RPUT_STAGED("RPUT through a native staging copy"),
+        RPUT_PACKED("RPUT of a packed staging buffer"),
+        NONE("no protocol (the transport has neither RDMA read nor write)");
+
+        private final String description;
+
+        Protocol(String description) {
+            this.description = description;
+        }
+
+        public boolean rendezvous() {
+            return this != EAGER_COPY && this != EAGER_PACK_CLAIM && this != EAGER_PACK;
+        }
+
+        public boolean put() {
+            return this == RPUT_ZCOPY || this == RPUT_STAGED || this == RPUT_PACKED;
+        }
+
+        @Override
+        public String toString() {
+            return description;
+        }
+    }
+
+    private final long eagerLimit;
+    private final long putFrom;
+    private final boolean canRead;
+    private final boolean claim;
+    /** [data class][0 eager, 1 RGET range, 2 RPUT range]. */
+    private final Protocol[][] table = new Protocol[DataClass.values().length][3];
+
+    SelectionTable(Capabilities caps, long eagerLimit, long putFrom) {
+        this.eagerLimit = eagerLimit;
+        this.putFrom = putFrom;
+        this.canRead = caps.has(Capability.RDMA_READ);
+        this.claim = caps.has(Capability.EAGER_CLAIM);
+        boolean write = caps.has(Capability.RDMA_WRITE);
+        for (DataClass c : DataClass.values()) {
+            Protocol[] row = table[c.ordinal()];
+            row[0] = switch (c) {
+                case CONTIGUOUS_NATIVE, CONTIGUOUS_HEAP -> Protocol.EAGER_COPY;
+                case LAYOUT -> claim ? Protocol.EAGER_PACK_CLAIM : Protocol.EAGER_PACK;
+            };
+            row[1] = !canRead ? (write ? put(c) : Protocol.NONE) : get(c);
+            row[2] = write ? put(c) : row[1];
+        }
+    }
+
+    private static Protocol get(DataClass c) {
+        return switch (c) {
+            case CONTIGUOUS_NATIVE -> Protocol.RGET_ZCOPY;
+            case CONTIGUOUS_HEAP -> Protocol.RGET_STAGED;
+            case LAYOUT -> Protocol.RGET_PACKED;
+        };
+    }
+
+    private static Protocol put(DataClass c) {
+        return switch (c) {
+            case CONTIGUOUS_NATIVE -> Protocol.RPUT_ZCOPY;
+            case CONTIGUOUS_HEAP -> Protocol.RPUT_STAGED;
+            case LAYOUT -> Protocol.RPUT_PACKED;
+        };
+    }
+
+    /** The protocol for {@code size} bytes of data class {@code c}. */
+    public Protocol select(DataClass c, long size) {
+        Protocol[] row = table[c.ordinal()];
+        if (size <= eagerLimit) {
+            return row[0];
+        }
+        return size >= putFrom ? row[2] : row[1];
+    }
+
+    /** The table as lines, for proto-info. */
+    public String describe(String prefix) {
+        StringBuilder sb = new StringBuilder();
+        for (DataClass c : DataClass.values()) {
+            Protocol[] row = table[c.ordinal()];
+            sb.append(prefix).append(String.format("%-17s", c.name().toLowerCase()))
+                    .append(" 0..").append(eagerLimit).append(" B: ").append(row[0]);
+            if (putFrom > eagerLimit + 1) {
+                sb.append("; ").append(eagerLimit + 1).append("..")
+                        .append(putFrom == RendezvousPolicy.NEVER ? "" : (putFrom - 1) + " B")
+                        .append(": ").append(row[1]);
+            }
+            if (putFrom != RendezvousPolicy.NEVER) {
+                sb.append("; ").append(Math.max(putFrom, eagerLimit + 1)).append(".. B: ")
+                        .append(row[2]);
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+}
