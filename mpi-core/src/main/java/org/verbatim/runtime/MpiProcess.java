@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.runtime.ext.RuntimeExtension;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
@@ -40,6 +41,8 @@ public final class MpiProcess implements AutoCloseable {
     private final org.verbatim.runtime.coll.CollSettings collSettings;
     private final Thread mainThread = Thread.currentThread();
     private int nextContext = 16;
+    /** Modules plugged into the runtime (ServiceLoader), in start order. */
+    private final List<RuntimeExtension> extensions = new ArrayList<>();
 
     private MpiProcess(Bootstrap bootstrap, Map<String, String> config, int threadLevel,
                        List<TransportProvider> providers) {
@@ -81,6 +84,15 @@ public final class MpiProcess implements AutoCloseable {
             }
         }
         engine.attach(opened);
+        for (RuntimeExtension x : ServiceLoader.load(RuntimeExtension.class)) {
+            try {
+                x.start(engine);
+            } catch (RuntimeException e) {
+                throw new MpiError(ErrorClass.ERR_INTERN, "rank " + rank + ": extension "
+                        + x.name() + " failed to start: " + e.getMessage(), e);
+            }
+            extensions.add(x);
+        }
         LOG.debug("rank {} of {} on {}: transports {}, idle {}", rank, size, host,
                 opened.stream().map(Transport::name).toList(), idle);
     }
@@ -198,6 +210,13 @@ public final class MpiProcess implements AutoCloseable {
     @Override
     public void close() {
         bootstrap.barrier();
+        for (int i = extensions.size() - 1; i >= 0; i--) {
+            try {
+                extensions.get(i).close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing extension {}: {}", extensions.get(i).name(), e.toString());
+            }
+        }
         for (Transport t : engine.transports()) {
             try {
                 t.close();
