@@ -332,9 +332,53 @@ public final class Job {
         ShmCleaner.clean(shmDir, jobId);
     }
 
+    /** MPI_ERR_PROC_ABORTED: the aborting rank saw another rank die. */
+    private static final int PEER_ABORTED = 74;
+    /** How long an abort caused by a dead peer waits for that peer's exit to be seen here. */
+    private static final long PEER_EXIT_GRACE_MILLIS = 2000;
+
+    /**
+     * A rank that aborts because it saw a peer die (over shm it notices within milliseconds)
+     * often reaches us before the dead rank's exit does: wait briefly for another local rank to
+     * end, so that the job ends naming the rank that died and with its status, not the abort.
+     */
+    private void awaitAnotherExit(int aborting) {
+        List<Process> others;
+        synchronized (lock) {
+            others = new ArrayList<>();
+            for (int i = 0; i < processes.size(); i++) {
+                if (i + options.firstRank() != aborting) {
+                    others.add(processes.get(i));
+                }
+            }
+        }
+        long deadline = System.currentTimeMillis() + PEER_EXIT_GRACE_MILLIS;
+        while (System.currentTimeMillis() < deadline) {
+            for (Process p : others) {
+                if (!p.isAlive()) {
+                    try {
+                        Thread.sleep(50); // let the exit watcher record it first
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return;
+                }
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private final class Listener implements PmiServer.Listener {
         @Override
         public void abort(int rank, int code) {
+            if (code == PEER_ABORTED) {
+                awaitAnotherExit(rank);
+            }
             synchronized (lock) {
                 int i = rank - options.firstRank();
                 String who = i >= 0 && i < processes.size() ? describeRank(rank, processes.get(i))
