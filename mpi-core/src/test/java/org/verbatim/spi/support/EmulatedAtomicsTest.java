@@ -60,6 +60,7 @@ class EmulatedAtomicsTest {
     @Test
     void atomicsFromFourRanksLoseNoUpdate() throws Exception {
         final int perRank = 1500;
+        final int casPerRank = 300;
         final int initiators = 4;
         try (EmulationHarness h = new EmulationHarness(initiators + 1)) {
             MemorySegment words = h.arena.allocate(16, 8);
@@ -77,7 +78,7 @@ class EmulatedAtomicsTest {
                     try {
                         if (rank == 0) {
                             while (finished.get() < initiators) {
-                                h.progress(0);
+                                idle(h.progress(0));
                             }
                             return;
                         }
@@ -93,14 +94,14 @@ class EmulatedAtomicsTest {
                         MemorySegment old = h.arena.allocate(8, 8);
                         long guess = 0;
                         long wrId = 1_000_000;
-                        for (int done = 0; done < perRank; wrId++) {
+                        for (int done = 0; done < casPerRank; wrId++) {
                             final long id = wrId;
                             while (e.compareAndSwap(old, cas, reg.remoteKey(), guess, guess + 1, id)
                                     == PostStatus.RETRY) {
                                 h.progress(rank);
                             }
                             while (!rec.completions.containsKey(id)) {
-                                h.progress(rank);
+                                idle(h.progress(rank));
                             }
                             long seen = old.get(ValueLayout.JAVA_LONG, 0);
                             if (seen == guess) {
@@ -109,7 +110,7 @@ class EmulatedAtomicsTest {
                             guess = seen == guess ? guess + 1 : seen;
                         }
                         while (rec.completions.size() < perRank + (wrId - 1_000_000)) {
-                            h.progress(rank);
+                            idle(h.progress(rank));
                         }
                     } catch (Throwable t) {
                         failure.compareAndSet(null, t);
@@ -126,7 +127,7 @@ class EmulatedAtomicsTest {
             }
             assertNull(failure.get());
             assertEquals((long) initiators * perRank, words.get(ValueLayout.JAVA_LONG, 0));
-            assertEquals((long) initiators * perRank, words.get(ValueLayout.JAVA_LONG, 8));
+            assertEquals((long) initiators * casPerRank, words.get(ValueLayout.JAVA_LONG, 8));
             BitSet seen = new BitSet();
             for (int r = 1; r <= initiators; r++) {
                 for (int i = 0; i < perRank; i++) {
@@ -136,6 +137,13 @@ class EmulatedAtomicsTest {
                 }
             }
             assertEquals(initiators * perRank, seen.cardinality());
+        }
+    }
+
+    /** Five spinning rank threads may share two cores: give the others a turn when idle. */
+    private static void idle(int work) {
+        if (work == 0) {
+            Thread.yield();
         }
     }
 }

@@ -143,8 +143,12 @@ final class EmulationHarness implements AutoCloseable {
         /** Runs at each immediate, before it is recorded (to look at the data then). */
         java.util.function.BiConsumer<Integer, Integer> immediateHook = (s, i) -> { };
 
+        /** Runs at each message, before it is recorded. */
+        java.util.function.Consumer<byte[]> receiveHook = m -> { };
+
         @Override
         public void onReceive(int source, MemorySegment message) {
+            receiveHook.accept(message.toArray(ValueLayout.JAVA_BYTE));
             received.add(message.toArray(ValueLayout.JAVA_BYTE));
             sources.add(source);
         }
