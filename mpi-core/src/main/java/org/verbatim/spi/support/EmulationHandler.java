@@ -72,9 +72,16 @@ final class EmulationHandler implements CompletionHandler {
 
     private void dispatch(int source, MemorySegment m, long at, long length) {
         final byte kind = m.get(ValueLayout.JAVA_BYTE, at + EmulationWire.KIND);
+        if (kind == EmulationWire.ESCAPE) {
+            downstream.onReceive(source, m, at + 1, length - 1);
+            return;
+        }
+        if (length < EmulationWire.headerLength(kind)) {
+            throw new IllegalStateException(String.format("emulation message kind 0x%02x from rank"
+                    + " %d has %d bytes, shorter than its header", kind & 0xFF, source, length));
+        }
         final int opId = m.get(INT, at + EmulationWire.OP_ID);
         switch (kind) {
-            case EmulationWire.ESCAPE -> downstream.onReceive(source, m, at + 1, length - 1);
             case EmulationWire.WRITE_CHUNK, EmulationWire.ACCUMULATE_CHUNK ->
                     onChunk(source, kind, opId, m, at, length);
             case EmulationWire.READ_REQUEST -> {

@@ -122,6 +122,19 @@ public final class EmulationWire {
         return (firstByte & RESERVED_MASK) == RESERVED_MASK;
     }
 
+    /** Header length of a message kind (ACK_LENGTH for an unknown kind: its prefix). */
+    public static int headerLength(byte kind) {
+        return switch (kind) {
+            case WRITE_CHUNK, ACCUMULATE_CHUNK -> CHUNK_HEADER_LENGTH;
+            case READ_REQUEST -> READ_REQUEST_LENGTH;
+            case ATOMIC_REQUEST -> ATOMIC_REQUEST_LENGTH;
+            case READ_DATA -> READ_DATA_HEADER_LENGTH;
+            case ATOMIC_RESULT -> ATOMIC_RESULT_LENGTH;
+            case ESCAPE -> 1;
+            default -> ACK_LENGTH;
+        };
+    }
+
     static void prefix(MemorySegment m, byte kind, byte flags, byte arg, byte arg2, int opId) {
         m.set(ValueLayout.JAVA_BYTE, KIND, kind);
         m.set(ValueLayout.JAVA_BYTE, FLAGS, flags);
