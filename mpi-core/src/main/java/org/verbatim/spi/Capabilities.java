@@ -58,10 +58,13 @@ public record Capabilities(Set<Capability> flags, OperationLimits send, Operatio
         return (int) Math.min(Integer.MAX_VALUE, send.maxInline());
     }
 
-    /** Largest single RDMA read or write (bytes): the smaller of the two zero-copy limits. */
+    /**
+     * Largest single RDMA read or write (bytes), however the transport carries it (zero-copy,
+     * or copied where it is emulated): the smaller of the put and get limits that exist.
+     */
     public long maxRdma() {
-        long w = put.maxZeroCopy();
-        long r = get.maxZeroCopy();
+        long w = put.maxSize();
+        long r = get.maxSize();
         if (w == 0) {
             return r;
         }
