@@ -14,11 +14,10 @@ import org.verbatim.spi.WorkList;
  * immediate then puts an IMMEDIATE record into the peer's inbox (through the backlog if that is
  * not empty, so that it never overtakes what was posted before).
  *
- * <p>Errors complete the operation instead of throwing: a key whose rights ({@link RemoteKeys})
- * do not allow the access, or an address the kernel cannot reach in the peer (EFAULT), completes
- * with REMOTE_ACCESS_ERROR; a peer that is gone (ESRCH) with PEER_GONE, and the peer's failure is
- * reported as well. The kernel checks the peer's mapping, not its registrations: an address that
- * is mapped but not registered is not caught here (the emulated path catches it).
+ * <p>Errors complete the operation instead of throwing: a key, range or right that the peer's key
+ * table ({@link KeyTable}, read with plain loads) does not allow, or an address the kernel cannot
+ * reach in the peer (EFAULT), completes with REMOTE_ACCESS_ERROR; a peer that is gone (ESRCH) with
+ * PEER_GONE, and the peer's failure is reported as well.
  */
 final class CmaOps {
     private final ShmTransport transport;
@@ -39,7 +38,8 @@ final class CmaOps {
         if (!completions.reserve(1)) {
             return endpoint.retry();
         }
-        if (!RemoteKeys.allows(remoteKey, Access.REMOTE_WRITE)) {
+        final long length = gather == null ? local.byteSize() : gather.totalLength();
+        if (!endpoint.keys.allows(remoteKey, remoteAddress, length, Access.REMOTE_WRITE)) {
             completions.complete(wrId, CompletionStatus.REMOTE_ACCESS_ERROR);
             return PostStatus.OK;
         }
@@ -58,7 +58,8 @@ final class CmaOps {
         if (!completions.reserve(1)) {
             return endpoint.retry();
         }
-        if (!RemoteKeys.allows(remoteKey, Access.REMOTE_READ)) {
+        final long length = scatter == null ? local.byteSize() : scatter.totalLength();
+        if (!endpoint.keys.allows(remoteKey, remoteAddress, length, Access.REMOTE_READ)) {
             completions.complete(wrId, CompletionStatus.REMOTE_ACCESS_ERROR);
             return PostStatus.OK;
         }
@@ -85,7 +86,8 @@ final class CmaOps {
             final int limit = Math.min(count, i + Math.min(CrossMemoryAttach.MAX_LIST,
                     completions.available()));
             while (end < limit && (list.kind(end) != WorkList.READ) == write
-                    && RemoteKeys.allows(list.remoteKey(end), needed)) {
+                    && endpoint.keys.allows(list.remoteKey(end), list.remoteAddress(end),
+                            list.local(end).byteSize(), needed)) {
                 end++;
             }
             if (end - i < 2) {

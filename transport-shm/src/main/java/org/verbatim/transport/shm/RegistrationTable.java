@@ -10,11 +10,17 @@ import org.verbatim.spi.Access;
  * record, at the target.
  */
 final class RegistrationTable {
+    /** This rank's key table in its inbox file, which peers read; null without peers. */
+    private final KeyTable published;
     private ShmRegistration[] slots = new ShmRegistration[64];
     private int[] generations = new int[64];
     private int[] free = new int[64];
     private int freeCount;
     private int used;
+
+    RegistrationTable(KeyTable published) {
+        this.published = published;
+    }
 
     synchronized ShmRegistration add(MemorySegment segment, int access, boolean shared) {
         int slot;
@@ -32,12 +38,18 @@ final class RegistrationTable {
         long key = RemoteKeys.key(slot, generations[slot], access & Access.ALL, shared);
         ShmRegistration registration = new ShmRegistration(this, segment, key, access);
         slots[slot] = registration;
+        if (published != null) {
+            published.publish(key, segment.address(), segment.byteSize());
+        }
         return registration;
     }
 
     synchronized void remove(long key) {
         int slot = slotOf(key);
         if (slot >= 0 && slots[slot] != null && slots[slot].remoteKey() == key) {
+            if (published != null) {
+                published.withdraw(key);
+            }
             slots[slot] = null;
             free[freeCount++] = slot;
         }

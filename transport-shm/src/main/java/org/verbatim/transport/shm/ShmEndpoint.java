@@ -22,6 +22,8 @@ final class ShmEndpoint implements Endpoint {
     private final int peer;
     final int pid;
     final MpscRing ring;
+    /** The peer's key table, to check CMA operations against its registrations. */
+    final KeyTable keys;
     private final int myRank;
     private final int maxEager;
     private final InboxClaim claimOwner;
@@ -34,11 +36,13 @@ final class ShmEndpoint implements Endpoint {
     int outstanding;
     private int retryStreak;
 
-    ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, int myRank, int maxEager) {
+    ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, KeyTable keys, int myRank,
+                int maxEager) {
         this.transport = transport;
         this.peer = peer;
         this.pid = pid;
         this.ring = ring;
+        this.keys = keys;
         this.myRank = myRank;
         this.maxEager = maxEager;
         this.claimOwner = new InboxClaim(ring, myRank);

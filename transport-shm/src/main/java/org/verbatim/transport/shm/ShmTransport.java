@@ -67,7 +67,7 @@ public final class ShmTransport implements Transport {
     private final boolean cmaEnabled;
     private final String cmaUnavailabilityCause;
     private final Capabilities capabilities;
-    private final RegistrationTable registrations = new RegistrationTable();
+    private final RegistrationTable registrations;
     /** Completions of operations done while posting, delivered at the next progress. */
     private final LocalCompletions completions;
     private final EmulatedOps emulated;
@@ -104,6 +104,7 @@ public final class ShmTransport implements Transport {
         this.cma = cma;
         this.cmaEnabled = cmaEnabled;
         this.cmaUnavailabilityCause = cmaUnavailabilityCause;
+        this.registrations = new RegistrationTable(inbox == null ? null : keyTable(inbox, config));
         this.completions = new LocalCompletions(config.maxRdmaOps());
         this.emulated = new EmulatedOps(rank, context.size(), handler, registrations, completions,
                 this::endpointFor, config.maxRdmaOps(),
@@ -242,6 +243,11 @@ public final class ShmTransport implements Transport {
         return null;
     }
 
+    private static KeyTable keyTable(MpscRing ring, ShmConfiguration config) {
+        return new KeyTable(ring.buffer().asSlice(InboxDescriptor.keyTableOffset(config.inboxSize()),
+                KeyTableDescriptor.LENGTH));
+    }
+
     private static String key(String what, int rank) {
         return "shm." + what + "." + rank;
     }
@@ -289,8 +295,8 @@ public final class ShmTransport implements Transport {
         }
         ShmEndpoint endpoint = endpoints[peer];
         if (endpoint == null) {
-            endpoint = new ShmEndpoint(this, peer, pids[peer], peerRings[peer], rank,
-                    config.eagerSize());
+            endpoint = new ShmEndpoint(this, peer, pids[peer], peerRings[peer],
+                    keyTable(peerRings[peer], config), rank, config.eagerSize());
             endpoints[peer] = endpoint;
         }
         return endpoint;
