@@ -483,7 +483,7 @@ final class EmulatedOps {
                 RdmaOp response = spareOp();
                 response.kind = RdmaOp.ATOMIC_RESPONSE;
                 response.peerOpId = peerOpId;
-                response.operand = ShmAtomics.apply(word,
+                response.operand = ShmAtomics.apply(word, 0,
                         buffer.get(ValueLayout.JAVA_INT, body + ATOMIC_OPCODE_OFFSET),
                         buffer.get(ValueLayout.JAVA_LONG, body + ATOMIC_OPERAND_OFFSET),
                         buffer.get(ValueLayout.JAVA_LONG, body + ATOMIC_SWAP_OFFSET));

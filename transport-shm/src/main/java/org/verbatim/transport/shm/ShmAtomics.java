@@ -22,13 +22,13 @@ final class ShmAtomics {
     }
 
     /**
-     * Applies {@code opcode} to the 8-byte {@code word} and returns the value found there.
-     * {@code word} must be native and 8-byte aligned.
+     * Applies {@code opcode} to the 8-byte word at {@code offset} of {@code memory} and returns the
+     * value found there. The word must be native and 8-byte aligned.
      */
-    static long apply(MemorySegment word, int opcode, long operand, long swap) {
+    static long apply(MemorySegment memory, long offset, int opcode, long operand, long swap) {
         return switch (opcode) {
-            case FETCH_AND_ADD -> (long) WORD.getAndAdd(word, 0L, operand);
-            case COMPARE_AND_SWAP -> (long) WORD.compareAndExchange(word, 0L, operand, swap);
+            case FETCH_AND_ADD -> (long) WORD.getAndAdd(memory, offset, operand);
+            case COMPARE_AND_SWAP -> (long) WORD.compareAndExchange(memory, offset, operand, swap);
             default -> throw new IllegalStateException("unknown atomic opcode " + opcode);
         };
     }

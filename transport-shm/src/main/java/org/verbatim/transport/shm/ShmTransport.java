@@ -14,13 +14,16 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.spi.Access;
 import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.IoVector;
 import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.WaitSource;
 import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.SharedSegments;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
@@ -72,6 +75,7 @@ public final class ShmTransport implements Transport {
     private final LocalCompletions completions;
     private final EmulatedOps emulated;
     private final CmaOps cmaOps;
+    private final ShmSharedSegments segments;
 
     private final boolean[] failed;
     private final String[] failureReasons;
@@ -110,6 +114,8 @@ public final class ShmTransport implements Transport {
                 this::endpointFor, config.maxRdmaOps(),
                 config.maxRecordLength() - HEADER_LENGTH - OP_HEADER_LENGTH);
         this.cmaOps = new CmaOps(this, cma, completions, emulated);
+        this.segments = new ShmSharedSegments(this, rank, config.directory(),
+                context.bootstrap().jobId(), LinuxSyscalls.allocateErrno(arena));
         this.failed = new boolean[context.size()];
         this.failureReasons = new String[context.size()];
         this.nextPeerCheck = new long[context.size()];
@@ -280,6 +286,11 @@ public final class ShmTransport implements Transport {
     }
 
     @Override
+    public <T> T extension(Class<T> type) {
+        return type == SharedSegments.class ? type.cast(segments) : null;
+    }
+
+    @Override
     public boolean reaches(int peer) {
         return peer >= 0 && peer < peerRings.length && peerRings[peer] != null;
     }
@@ -307,7 +318,7 @@ public final class ShmTransport implements Transport {
         if (!segment.isNative()) {
             throw new IllegalArgumentException("only native memory can be registered, not " + segment);
         }
-        return registrations.add(segment, access, false);
+        return registrations.add(segment, access, segments.contains(segment));
     }
 
     // ------------------------------------------------------------------ RDMA posting
@@ -347,6 +358,19 @@ public final class ShmTransport implements Transport {
         requireNative(result);
         if (result.byteSize() < 8) {
             throw new IllegalArgumentException("an atomic's result needs 8 bytes, not " + result);
+        }
+        if (RemoteKeys.shared(remoteKey)) {
+            if (!completions.reserve(1)) {
+                return endpoint.retry();
+            }
+            int status = !endpoint.keys.allows(remoteKey, remoteAddress, 8, Access.REMOTE_ATOMIC)
+                    ? CompletionStatus.REMOTE_ACCESS_ERROR : ShmAtomics.checkAlignment(remoteAddress);
+            if (status != CompletionStatus.OK || segments.applyAtomic(endpoint.peer(),
+                    remoteAddress, opcode, operand, swap, result)) {
+                completions.complete(wrId, status);
+                return PostStatus.OK;
+            }
+            completions.unreserve(1); // not attached here: the target applies it
         }
         return emulated.atomic(endpoint, result, opcode, remoteAddress, remoteKey, operand, swap,
                 wrId);
@@ -530,6 +554,7 @@ public final class ShmTransport implements Transport {
             return;
         }
         closed = true;
+        segments.closeAll();
         try {
             Files.deleteIfExists(inboxPath);
         } catch (IOException ignored) {
