@@ -76,6 +76,8 @@ public final class ShmTransport implements Transport {
     private final EmulatedOps emulated;
     private final CmaOps cmaOps;
     private final ShmSharedSegments segments;
+    private final PeerWakeups wakeups;
+    private final ShmWaitSource waitSource;
 
     private final boolean[] failed;
     private final String[] failureReasons;
@@ -95,7 +97,8 @@ public final class ShmTransport implements Transport {
 
     private ShmTransport(TransportContext context, ShmConfiguration config, Arena arena,
                          Path inboxPath, MpscRing inbox, int[] pids, MpscRing[] peerRings,
-                         CrossMemoryAttach cma, boolean cmaEnabled, String cmaUnavailabilityCause) {
+                         CrossMemoryAttach cma, boolean cmaEnabled, String cmaUnavailabilityCause,
+                         PeerWakeups wakeups) {
         this.rank = context.rank();
         this.config = config;
         this.handler = context.handler();
@@ -108,6 +111,9 @@ public final class ShmTransport implements Transport {
         this.cma = cma;
         this.cmaEnabled = cmaEnabled;
         this.cmaUnavailabilityCause = cmaUnavailabilityCause;
+        this.wakeups = wakeups;
+        this.waitSource = inbox == null ? null
+                : new ShmWaitSource(inbox, this::idle, wakeups.eventFd(), arena);
         this.registrations = new RegistrationTable(inbox == null ? null : keyTable(inbox, config));
         this.completions = new LocalCompletions(config.maxRdmaOps());
         this.emulated = new EmulatedOps(rank, context.size(), handler, registrations, completions,
@@ -136,6 +142,7 @@ public final class ShmTransport implements Transport {
             }
         }
         Arena arena = Arena.ofShared();
+        PeerWakeups wakeups = new PeerWakeups(rank, size, arena);
         Path inboxPath = InboxFile.path(config.directory(), bootstrap.jobId(), rank);
         boolean created = false;
         try {
@@ -160,6 +167,7 @@ public final class ShmTransport implements Transport {
                 bootstrap.put(key("pid", rank), Long.toString(pid));
                 bootstrap.put(key("probe", rank),
                         Long.toString(file.address() + InboxDescriptor.PROBE_OFFSET));
+                wakeups.create(bootstrap, config.eventFd());
             }
             bootstrap.barrier();
 
@@ -189,8 +197,10 @@ public final class ShmTransport implements Transport {
             }
             if (localPeers > 0) {
                 bootstrap.put(key("cma", rank), cmaCause == null ? "ok" : cmaCause);
+                wakeups.fetch(bootstrap, pids, rings, arena);
             }
             bootstrap.barrier();
+            wakeups.settle(bootstrap, rings);
             // Every same-host rank has mapped every inbox: unlink them all. Each rank removes the
             // files of all its peers as well as its own, so that none survives even if its owner
             // dies right now, and none is visible once any rank has returned from open.
@@ -215,11 +225,13 @@ public final class ShmTransport implements Transport {
                 cmaCause = "no peer on this host";
             }
             return new ShmTransport(context, config, arena, inboxPath, inbox, pids, rings, cma,
-                    cmaCause == null, cmaCause);
+                    cmaCause == null, cmaCause, wakeups);
         } catch (IOException | RuntimeException e) {
+            wakeups.close();
             cleanUpFailedOpen(arena, created ? inboxPath : null);
             throw new TransportException("shm transport of rank " + rank + " failed to open: " + e, e);
         } catch (TransportException e) {
+            wakeups.close();
             cleanUpFailedOpen(arena, created ? inboxPath : null);
             throw e;
         }
@@ -438,37 +450,24 @@ public final class ShmTransport implements Transport {
     }
 
     /**
-     * Sleeps on the inbox's doorbell (a futex in the inbox file) until a peer commits a record,
-     * for at most {@code maxNanos}. Does not sleep while local work is pending: completions to
-     * deliver return at once, and a backlog towards a full peer inbox (the peer's consumption
-     * rings no bell here) lets the runtime park briefly instead.
+     * Sleeps until a peer commits into the inbox ({@link ShmWaitSource}): on an eventfd that the
+     * runtime can poll together with other transports, or on the inbox futex where peers could not
+     * fetch the eventfd.
      */
     @Override
     public WaitSource waitSource() {
-        return inbox == null ? null : waitSource;
+        return waitSource;
     }
 
-    private final WaitSource waitSource = new WaitSource() {
-        @Override
-        public boolean arm() {
-            return !closed && !emulated.pumping() && !completions.pending() && !failuresPending;
-        }
+    /** Why the wait source has no descriptor (fd() == -1), or null when it has one. */
+    public String eventFdUnavailabilityCause() {
+        return inbox == null ? "no peer on this host" : wakeups.unavailabilityCause();
+    }
 
-        @Override
-        public int fd() {
-            return -1;
-        }
-
-        @Override
-        public void sleep(long maxNanos) {
-            inbox.sleep(maxNanos);
-        }
-
-        @Override
-        public void disarm() {
-        }
-    };
-
+    /** True when nothing local is pending, so sleeping until a peer's commit is safe. */
+    private boolean idle() {
+        return !closed && !emulated.pumping() && !completions.pending() && !failuresPending;
+    }
 
     private int drainInbox() {
         final MpscRing ring = inbox;
@@ -555,6 +554,7 @@ public final class ShmTransport implements Transport {
         }
         closed = true;
         segments.closeAll();
+        wakeups.close();
         try {
             Files.deleteIfExists(inboxPath);
         } catch (IOException ignored) {

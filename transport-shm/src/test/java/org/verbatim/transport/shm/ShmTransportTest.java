@@ -134,6 +134,24 @@ class ShmTransportTest {
                 assertArrayEquals(message, java.util.Arrays.copyOfRange(received.get(i), 1, 1 + message.length));
             }
 
+            // the echo of a message sent while armed wakes this rank's wait source across processes
+            org.verbatim.spi.WaitSource source = transport.waitSource();
+            String cause = ((ShmTransport) transport).eventFdUnavailabilityCause();
+            assertEquals(source.fd() < 0, cause != null, String.valueOf(cause));
+            assertTrue(source.arm());
+            while (transport.endpoint(1).send(MemorySegment.ofArray(new byte[] {(byte) 100}),
+                    MemorySegment.ofArray(message)) != PostStatus.OK) {
+                Thread.onSpinWait();
+            }
+            long slept = System.nanoTime();
+            source.sleep(TimeUnit.SECONDS.toNanos(20));
+            source.disarm();
+            assertTrue(System.nanoTime() - slept < TimeUnit.SECONDS.toNanos(10),
+                    "woken by the peer's echo (eventfd: " + (cause == null) + ")");
+            while (received.size() < 101) {
+                transport.progress();
+            }
+
             child.destroyForcibly();
             assertTrue(child.waitFor(10, TimeUnit.SECONDS));
             long killed = System.nanoTime();
