@@ -409,6 +409,30 @@ final class EmulatedOps {
         return true;
     }
 
+    /**
+     * The peer is gone: completes every operation still waiting for it with PEER_GONE, and drops
+     * what is owed to it. Returns how many operations completed.
+     */
+    int failPeer(ShmEndpoint endpoint) {
+        int n = 0;
+        while (endpoint.backlogHead != null) {
+            RdmaOp op = endpoint.dequeue();
+            if (op.id < 0) {
+                if (op.kind == RdmaOp.IMMEDIATE) {
+                    completions.complete(op.wrId, CompletionStatus.PEER_GONE);
+                }
+                releaseOp(op);
+            }
+        }
+        for (RdmaOp op : ops) {
+            if (op.kind != 0 && op.endpoint == endpoint) {
+                complete(op, CompletionStatus.PEER_GONE);
+                n++;
+            }
+        }
+        return n;
+    }
+
     // ------------------------------------------------------------------ records
 
     /** Handles one operation record from {@code source} (any type but MESSAGE and IMMEDIATE). */

@@ -337,6 +337,9 @@ public final class ShmTransport implements Transport {
 
     int write(ShmEndpoint endpoint, MemorySegment local, IoVector gather, long remoteAddress,
               long remoteKey, boolean withImmediate, int immediate, long wrId) {
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
         if (gather == null) {
             requireNative(local);
         } else {
@@ -351,6 +354,9 @@ public final class ShmTransport implements Transport {
 
     int read(ShmEndpoint endpoint, MemorySegment local, IoVector scatter, long remoteAddress,
              long remoteKey, long wrId) {
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
         if (scatter == null) {
             requireNative(local);
         } else {
@@ -371,6 +377,9 @@ public final class ShmTransport implements Transport {
         if (result.byteSize() < 8) {
             throw new IllegalArgumentException("an atomic's result needs 8 bytes, not " + result);
         }
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
         if (RemoteKeys.shared(remoteKey)) {
             if (!completions.reserve(1)) {
                 return endpoint.retry();
@@ -389,7 +398,19 @@ public final class ShmTransport implements Transport {
     }
 
     int flush(ShmEndpoint endpoint, long wrId) {
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
         return emulated.flush(endpoint, wrId);
+    }
+
+    /** An operation towards a peer known to be gone completes with PEER_GONE. */
+    private int completeGone(ShmEndpoint endpoint, long wrId) {
+        if (!completions.reserve(1)) {
+            return endpoint.retry();
+        }
+        completions.complete(wrId, CompletionStatus.PEER_GONE);
+        return PostStatus.OK;
     }
 
     /** Posts what the endpoint owes its peer; true when nothing is left. */
@@ -539,6 +560,9 @@ public final class ShmTransport implements Transport {
             if (reason != null) {
                 failureReasons[p] = null;
                 n++;
+                if (endpoints[p] != null) {
+                    n += emulated.failPeer(endpoints[p]);
+                }
                 handler.onPeerFailure(p, reason);
             }
         }

@@ -88,6 +88,7 @@ class ShmTransportTest {
                 .redirectErrorStream(true).redirectOutput(kvs.resolve("child.log").toFile()).start();
         List<byte[]> received = new ArrayList<>();
         List<String> failures = new ArrayList<>();
+        java.util.Map<Long, Integer> statuses = new java.util.HashMap<>();
         CompletionHandler handler = new CompletionHandler() {
             @Override
             public void onReceive(int source, MemorySegment message) {
@@ -100,6 +101,7 @@ class ShmTransportTest {
 
             @Override
             public void onComplete(long wrId, int status) {
+                statuses.put(wrId, status);
             }
 
             @Override
@@ -152,14 +154,27 @@ class ShmTransportTest {
                 transport.progress();
             }
 
+            FileBootstrap bootstrap = new FileBootstrap(kvs, jobId, 0, 2);
+            String[] memory = bootstrap.get("peer.memory").split(":");
+            long address = Long.parseLong(memory[0]);
+            long key = Long.parseLong(memory[1]);
+            MemorySegment local = java.lang.foreign.Arena.ofAuto().allocate(64, 8);
             child.destroyForcibly();
             assertTrue(child.waitFor(10, TimeUnit.SECONDS));
             long killed = System.nanoTime();
-            while (failures.isEmpty() && System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(5)) {
+            // with CMA the write meets ESRCH and reports the peer; without, liveness finds it
+            assertEquals(PostStatus.OK, transport.endpoint(1).write(local, address, key, 7));
+            while ((failures.isEmpty() || !statuses.containsKey(7L))
+                    && System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(5)) {
                 transport.progress();
                 Thread.sleep(1);
             }
             assertEquals(1, failures.size(), "the dead peer is reported");
+            assertEquals(org.verbatim.spi.CompletionStatus.PEER_GONE, statuses.get(7L),
+                    "the write to the dead peer completes with PEER_GONE");
+            assertEquals(PostStatus.OK, transport.endpoint(1).read(local, address, key, 8));
+            transport.progress();
+            assertEquals(org.verbatim.spi.CompletionStatus.PEER_GONE, statuses.get(8L));
             assertTrue(failures.get(0).startsWith("1: "), failures.get(0));
             assertTrue(failures.get(0).contains("gone"), failures.get(0));
             assertEquals(List.of(), jobFiles(jobId), "nothing left in /dev/shm");
