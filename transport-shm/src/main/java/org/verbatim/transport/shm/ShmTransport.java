@@ -30,25 +30,42 @@ import org.verbatim.spi.TransportException;
 import org.verbatim.spi.WorkList;
 
 /**
- * The shared-memory transport of one rank.
+ * The shared-memory transport of one rank (see {@code docs/transport-shm.md}).
  *
  * <p>Eager: every rank owns one inbox, a many-to-one ring ({@link MpscRing}) in a shared file; a
- * sender copies header and payload straight into the receiver's inbox, and {@link #progress}
- * hands each record to {@link CompletionHandler#onReceive}. Memory per rank is one inbox whatever
- * the job size.
+ * sender copies header and payload straight into the receiver's inbox, or claims the record and
+ * packs in place ({@link ShmEndpoint#claim}, {@link InboxClaim}), and {@link #progress} hands each
+ * record to {@link CompletionHandler#onReceive}. Memory per rank is one inbox whatever the job size.
  *
- * <p>RDMA: with cross-memory attach a write or read is one {@code process_vm_writev/readv} into
- * the peer's address space, done when posted and reported at the next progress; a write with
- * immediate then puts an IMMEDIATE record into the peer's inbox. Without it (the kernel refuses,
- * or {@code verbatim.shm.cma=false}) RDMA is emulated by active messages through the inboxes:
- * writes travel as chunks that the target copies into place and acknowledges, reads as a request
- * that the target answers with chunks, pipelined as far as the rings allow. The target has to make
- * progress, so the capabilities then carry RDMA_WRITE_EMULATED and RDMA_READ_EMULATED.
+ * <p>RDMA: with cross-memory attach ({@link CmaOps}) a write, read, gather write or scatter read is
+ * one {@code process_vm_writev/readv} into the peer's address space (gather and scatter lists of up
+ * to 64 entries go to the kernel as iovec lists), and a run of up to 64 writes or reads of a
+ * {@link WorkList} is one call as well (LIST_POST). They are done when posted and reported at the
+ * next progress; a write with immediate then puts an IMMEDIATE record into the peer's inbox. The
+ * peer's key table ({@link KeyTable}) lets the initiator refuse a bad key, range or right itself.
+ * Without CMA (the kernel refuses, or {@code verbatim.shm.cma=false}) RDMA is emulated by active
+ * messages through the inboxes ({@link EmulatedOps}): writes travel as chunks (packed from the
+ * gather list) that the target copies into place and acknowledges, reads as a request that the
+ * target answers with chunks (unpacked into the scatter list); the capabilities then carry
+ * RDMA_WRITE_EMULATED and RDMA_READ_EMULATED.
+ *
+ * <p>Atomics (64-bit fetch-and-add, compare-and-swap) are active messages either way: the owning
+ * rank applies them in ring order with CPU atomics (ATOMICS_EMULATED), except on memory inside a
+ * {@link SharedSegments} segment that the target created and the initiator attached, where the
+ * initiator runs them directly on its own mapping ({@link ShmSharedSegments}). A flush completes at
+ * once when nothing is outstanding towards the peer, else as a FLUSH record that the target answers
+ * after everything before it. Refused operations complete with an error status (the target sends
+ * an OP_ERROR record, or the initiator decides from the key table); operations towards a peer
+ * that is gone complete with PEER_GONE.
+ *
+ * <p>Waiting: {@link #waitSource()} is an eventfd that peers write only while this rank announced
+ * that it sleeps ({@link ShmWaitSource}, {@link PeerWakeups}), or the inbox futex where a peer
+ * could not fetch the eventfd.
  *
  * <p>Security: with CMA on, open calls {@code prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY)} so that
  * Yama's ptrace_scope=1 lets same-host peers attach; any process of the same user may then read
  * and write this process's memory, as it could under ptrace_scope=0. {@code verbatim.shm.cma=false}
- * leaves the setting alone.
+ * leaves the setting alone (and pidfd_getfd of the eventfds may then be refused: futex).
  *
  * <p>Threading: not thread-safe; the runtime serialises calls (its progress lock). Producers of
  * other ranks write into this rank's inbox concurrently, which the ring is made for.
