@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * {@link Endpoint#flush} ({@link Capability#FLUSH}): writes (and a write with immediate and a
  * fetch-and-add, where advertised) posted, then a flush, without waiting for the writes' own
  * completions; once the flush completes the initiator tells the target outside the transport,
- * and the target finds every earlier write's data in place. Where every operation involved is
+ * and the target finds every earlier write's data in place while the initiator, too, waits
+ * without progress (nothing may still be landing). Where every operation involved is
  * native the target checks without ever having called the transport during the round (one-sided
  * placement needs no help from it); where one of them is {@code *_EMULATED} the target progresses
  * until told, and then checks without further progress.
@@ -37,7 +38,7 @@ public abstract class FlushSection extends AtomicsSection {
             for (int i = 0; i < sizes.length; i++) {
                 offsets[i + 1] = offsets[i] + sizes[i] + 1 + i;
             }
-            int regionLength = (int) offsets[sizes.length] + 7 + 8;
+            int regionLength = (int) offsets[sizes.length] + 7;
             if (r.rank == 1) {
                 MemorySegment region = r.allocate(regionLength, (byte) 0);
                 MemoryRegistration registration = r.transport.register(region);
@@ -65,6 +66,7 @@ public abstract class FlushSection extends AtomicsSection {
                         assertEquals(round + 1L, region.get(ValueLayout.JAVA_LONG, WORD),
                                 "fetch-and-add when the flush of round " + round + " completed");
                     }
+                    r.signal("checked." + round).countDown();
                     r.barrier();
                 }
                 registration.close();
@@ -72,6 +74,8 @@ public abstract class FlushSection extends AtomicsSection {
                 RemoteMemory region = r.awaitShared("region");
                 MemorySegment source = r.allocate(regionLength, (byte) 0);
                 MemoryRegistration registration = r.transport.register(source);
+                MemorySegment result = r.allocate(8, (byte) 0);
+                MemoryRegistration resultRegistration = r.transport.register(result);
                 Endpoint endpoint = r.transport.endpoint(1);
                 r.post(() -> endpoint.flush(1));
                 r.awaitCompletion(1);
@@ -94,7 +98,6 @@ public abstract class FlushSection extends AtomicsSection {
                     }
                     if (atomic) {
                         long wrId = base + ops++;
-                        MemorySegment result = source.asSlice(regionLength - 8, 8);
                         r.post(() -> endpoint.fetchAndAdd(result, region.address() + WORD, region.remoteKey(), 1,
                                 wrId));
                     }
@@ -102,6 +105,8 @@ public abstract class FlushSection extends AtomicsSection {
                     r.post(() -> endpoint.flush(flushId));
                     r.awaitCompletion(flushId);
                     r.signal("flushed." + round).countDown();
+                    // no progress of ours until the target has looked: nothing may still be landing
+                    r.awaitSignalWithoutProgress("checked." + round);
                     for (int i = 0; i < ops; i++) {
                         r.awaitCompletion(base + i);
                     }
@@ -109,6 +114,7 @@ public abstract class FlushSection extends AtomicsSection {
                     assertEquals(1, r.timesCompleted(flushId), "completions of the flush");
                 }
                 registration.close();
+                resultRegistration.close();
             }
         });
     }
