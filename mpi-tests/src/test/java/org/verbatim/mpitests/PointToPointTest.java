@@ -24,8 +24,13 @@ class PointToPointTest {
     void twoRanksWithSixtyFourMegabyteMessages() throws Exception {
         MpiJob job = MpiJob.run(2, 120, List.of(PROTO_INFO), "640m", PointToPointProgram.class,
                 "2", "16384", "big").assertAllPassed(2, 300);
-        assertTrue(job.err().contains("rank 0 -> rank 1: transport shm, eager <= 16352 B, "
-                + "rendezvous RGET in chunks"), job::report); // RGET at every size: RDMA_BY_CPU
+        assertTrue(job.err().contains("rank 0 -> rank 1: transport shm, eager <= 16352 B, "),
+                job::report);
+        // RGET at every size (RDMA_BY_CPU), for every data class
+        assertTrue(job.err().contains("contiguous_native 0..16352 B: eager (copy into the "
+                + "transport's buffer); 16353..: RGET zero-copy\n"), job::report);
+        assertTrue(job.err().contains("16353..: RGET through a native staging copy\n"),
+                job::report);
     }
 
     @Test
@@ -58,7 +63,7 @@ class PointToPointTest {
     void twoRanksWithoutCrossMemoryAttach() throws Exception {
         MpiJob job = MpiJob.run(2, 120, List.of("VERBATIM_SHM_CMA=false", PROTO_INFO), "256m",
                 PointToPointProgram.class, "2", "16384").assertAllPassed(2, 300);
-        assertTrue(job.err().contains("rendezvous RGET (emulated read)"), job::report);
+        assertTrue(job.err().contains("16353..: RGET zero-copy (emulated read)"), job::report);
     }
 
     /** MPI.Init with no launcher: a singleton whose every message goes to itself. */

@@ -56,6 +56,9 @@ public final class SelectionTable {
     private final long putFrom;
     private final boolean canRead;
     private final boolean claim;
+    private final boolean readEmulated;
+    private final boolean writeEmulated;
+    private final boolean immediate;
     /** [data class][0 eager, 1 RGET range, 2 RPUT range]. */
     private final Protocol[][] table = new Protocol[DataClass.values().length][3];
 
@@ -64,6 +67,9 @@ public final class SelectionTable {
         this.putFrom = putFrom;
         this.canRead = caps.has(Capability.RDMA_READ);
         this.claim = caps.has(Capability.EAGER_CLAIM);
+        this.readEmulated = caps.has(Capability.RDMA_READ_EMULATED);
+        this.writeEmulated = caps.has(Capability.RDMA_WRITE_EMULATED);
+        this.immediate = caps.has(Capability.WRITE_WITH_IMMEDIATE);
         boolean write = caps.has(Capability.RDMA_WRITE);
         for (DataClass c : DataClass.values()) {
             Protocol[] row = table[c.ordinal()];
@@ -101,21 +107,33 @@ public final class SelectionTable {
         return size >= putFrom ? row[2] : row[1];
     }
 
+    /** A protocol as this peer runs it: emulated operations and how RPUT closes. */
+    private String label(Protocol p) {
+        if (p.put()) {
+            return p + (writeEmulated ? " (emulated write)" : "")
+                    + (immediate ? " closed by write-with-immediate" : " closed by FIN");
+        }
+        if (p.rendezvous() && p != Protocol.NONE) {
+            return p + (readEmulated ? " (emulated read)" : "");
+        }
+        return p.toString();
+    }
+
     /** The table as lines, for proto-info. */
     public String describe(String prefix) {
         StringBuilder sb = new StringBuilder();
         for (DataClass c : DataClass.values()) {
             Protocol[] row = table[c.ordinal()];
             sb.append(prefix).append(String.format("%-17s", c.name().toLowerCase()))
-                    .append(" 0..").append(eagerLimit).append(" B: ").append(row[0]);
+                    .append(" 0..").append(eagerLimit).append(" B: ").append(label(row[0]));
             if (putFrom > eagerLimit + 1) {
                 sb.append("; ").append(eagerLimit + 1).append("..")
                         .append(putFrom == RendezvousPolicy.NEVER ? "" : (putFrom - 1) + " B")
-                        .append(": ").append(row[1]);
+                        .append(": ").append(label(row[1]));
             }
             if (putFrom != RendezvousPolicy.NEVER) {
                 sb.append("; ").append(Math.max(putFrom, eagerLimit + 1)).append(".. B: ")
-                        .append(row[2]);
+                        .append(label(row[2]));
             }
             sb.append('\n');
         }
