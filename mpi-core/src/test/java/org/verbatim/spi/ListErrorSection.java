@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * {@link CompletionStatus#CANCELLED}; every OK write's data is in place, every OK read's data
  * fetched, and a write posted after all of them completes OK.
  */
-public abstract class ListErrorSection extends ProgressSection {
+public abstract class ListErrorSection extends ManyRegistrationsSection {
     private static final int PIECE = 1000;
     private static final int REQUESTS = 7;
 
