@@ -83,6 +83,18 @@ public abstract class ErrorCompletionSection extends ListErrorSection {
                 region.address() + region.length() - 8, region.remoteKey(), wrId));
     }
 
+    /**
+     * A write of several kilobytes that starts inside the registration and ends 8 bytes past it:
+     * refused as a whole, so nothing lands, not even the part inside (verbs checks the whole
+     * range before placing anything; a transport that moves data in chunks checks before its
+     * first chunk).
+     */
+    @Test
+    void aLongWritePastTheRegistrationsEndPlacesNothing() throws Exception {
+        refused(Capability.RDMA_WRITE, -2, (r, e, local, region, wrId) -> e.write(local,
+                region.address() + 8, region.remoteKey(), wrId));
+    }
+
     @Test
     void readPastTheRegistrationsEndCompletesWithRemoteAccessError() throws Exception {
         refused(Capability.RDMA_READ, -2, (r, e, local, region, wrId) -> e.read(local.asSlice(0, 16),
