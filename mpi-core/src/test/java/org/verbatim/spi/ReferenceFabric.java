@@ -266,6 +266,9 @@ final class ReferenceFabric implements TransportProvider {
                 }
                 remote = reg.segment().asSlice(offset, length);
             }
+            if (needed == Access.REMOTE_ATOMIC && (op.remoteAddress & 7) != 0) {
+                return CompletionStatus.REMOTE_OPERATION_ERROR;
+            }
             switch (op.kind) {
                 case WRITE -> {
                     long at = 0;
