@@ -17,7 +17,8 @@ import org.verbatim.spi.WorkList;
  * <p>Errors complete the operation instead of throwing: a key, range or right that the peer's key
  * table ({@link KeyTable}, read with plain loads) does not allow, or an address the kernel cannot
  * reach in the peer (EFAULT), completes with REMOTE_ACCESS_ERROR; a peer that is gone (ESRCH) with
- * PEER_GONE, and the peer's failure is reported as well.
+ * PEER_GONE, and the peer's failure is reported as well. A key beyond the table (more live
+ * registrations than it has slots) sends the operation the emulated way, where the owner checks.
  */
 final class CmaOps {
     private final ShmTransport transport;
@@ -35,6 +36,10 @@ final class CmaOps {
 
     int write(ShmEndpoint endpoint, MemorySegment local, IoVector gather, long remoteAddress,
               long remoteKey, boolean withImmediate, int immediate, long wrId) {
+        if (KeyTable.beyond(remoteKey)) {
+            return emulated.write(endpoint, local, gather, remoteAddress, remoteKey, withImmediate,
+                    immediate, wrId);
+        }
         if (!completions.reserve(1)) {
             return endpoint.retry();
         }
@@ -55,6 +60,9 @@ final class CmaOps {
 
     int read(ShmEndpoint endpoint, MemorySegment local, IoVector scatter, long remoteAddress,
              long remoteKey, long wrId) {
+        if (KeyTable.beyond(remoteKey)) {
+            return emulated.read(endpoint, local, scatter, remoteAddress, remoteKey, wrId);
+        }
         if (!completions.reserve(1)) {
             return endpoint.retry();
         }

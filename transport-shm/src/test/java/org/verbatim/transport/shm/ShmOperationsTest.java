@@ -389,6 +389,29 @@ class ShmOperationsTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void keysBeyondTheKeyTableTakeTheEmulatedPathAndAreStillChecked() throws Exception {
+        try (ShmRanks ranks = new ShmRanks(2, ShmRanks.cma(true)); Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(4096, 64);
+            List<MemoryRegistration> filler = new java.util.ArrayList<>();
+            for (int i = 0; i < KeyTableDescriptor.ENTRIES; i++) {
+                filler.add(ranks.transports[1].register(memory.asSlice(0, 64)));
+            }
+            MemoryRegistration beyond = ranks.transports[1].register(memory.asSlice(1024, 1024));
+            assertTrue(KeyTable.beyond(beyond.remoteKey()));
+            MemorySegment local = arena.allocate(1024, 64).fill((byte) 5);
+            Endpoint endpoint = ranks.transports[0].endpoint(1);
+            ranks.post(() -> endpoint.write(local, beyond.address(), beyond.remoteKey(), 1));
+            ranks.post(() -> endpoint.write(local, beyond.address() + 8, beyond.remoteKey(), 2));
+            assertEquals(CompletionStatus.OK, ranks.await(0, 1));
+            assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, ranks.await(0, 2), "past the end");
+            assertEquals(5, memory.get(ValueLayout.JAVA_BYTE, 2047));
+            assertEquals(0, memory.get(ValueLayout.JAVA_BYTE, 2048), "nothing beyond the registration");
+            beyond.close();
+            filler.forEach(MemoryRegistration::close);
+        }
+    }
+
     static byte[] pattern(int length, int seed) {
         byte[] bytes = new byte[length];
         int x = seed * 0x9E3779B1 + 1;
