@@ -20,6 +20,7 @@ import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_ADDRESS_OFFS
 import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_KEY_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_FLAGS_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_ID_OFFSET;
+import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_LEFT_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -301,8 +302,10 @@ final class EmulatedOps {
                 final long key = buffer.get(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET);
                 final int flags = buffer.get(ValueLayout.JAVA_INT, body + OP_WRITE_FLAGS_OFFSET);
                 if (writeStatus[source] == CompletionStatus.OK) {
-                    final MemorySegment target = registrations.resolve(key, address, dataLength,
-                            Access.REMOTE_WRITE);
+                    // the whole rest of the write, so that one running past the end places nothing
+                    final long left = buffer.get(ValueLayout.JAVA_LONG, body + OP_WRITE_LEFT_OFFSET);
+                    final MemorySegment target = left < dataLength ? null
+                            : registrations.resolve(key, address, left, Access.REMOTE_WRITE);
                     if (target == null) {
                         writeStatus[source] = CompletionStatus.REMOTE_ACCESS_ERROR;
                     } else {

@@ -22,6 +22,7 @@ import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_ADDRESS_OFFS
 import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_KEY_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_FLAGS_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_ID_OFFSET;
+import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_LEFT_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -60,6 +61,8 @@ final class OpRecordWriter {
                                 op.remoteAddress + op.offset);
                         buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET, op.remoteKey);
                         buffer.set(ValueLayout.JAVA_INT, body + OP_WRITE_ID_OFFSET, op.id);
+                        buffer.set(ValueLayout.JAVA_LONG, body + OP_WRITE_LEFT_OFFSET,
+                                op.length - op.offset);
                         if (last && op.withImmediate) {
                             flags |= FLAG_IMMEDIATE;
                             buffer.set(ValueLayout.JAVA_INT, record + AUX_OFFSET, op.immediate);
