@@ -32,9 +32,9 @@ import org.verbatim.bootstrap.InJvmBootstrap;
  * <p>The sections of the suite extend each other in a chain that ends in
  * {@link TransportConformanceSuite}, the class a transport's test subclasses:
  * {@code ConformanceHarness <- GatherScatterSection <- ListPostSection <- AtomicsSection <-
- * FlushSection <- EagerClaimSection <- ProgressSection <- ErrorCompletionSection <-
- * TransportConformanceSuite}. Each section skips (JUnit assumption) what the transport does not
- * advertise.
+ * FlushSection <- EagerClaimSection <- ProgressSection <- ManyRegistrationsSection <-
+ * ListErrorSection <- ErrorCompletionSection <- TransportConformanceSuite}. Each section skips
+ * (JUnit assumption) what the transport does not advertise.
  */
 public abstract class ConformanceHarness {
 

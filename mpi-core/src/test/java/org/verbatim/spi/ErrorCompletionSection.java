@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * cross-memory-attach copy made by the initiator): it has to check the target's key table itself
  * before it copies, for example in a table the target publishes in shared memory.
  */
-public abstract class ErrorCompletionSection extends ProgressSection {
+public abstract class ErrorCompletionSection extends ListErrorSection {
     private static final byte CANARY = (byte) 0xC3;
     private static final int LENGTH = 4099;
     /** The guarded region around a registered slice, for the out-of-range case. */
@@ -83,6 +83,18 @@ public abstract class ErrorCompletionSection extends ProgressSection {
                 region.address() + region.length() - 8, region.remoteKey(), wrId));
     }
 
+    /**
+     * A write of several kilobytes that starts inside the registration and ends 8 bytes past it:
+     * refused as a whole, so nothing lands, not even the part inside (verbs checks the whole
+     * range before placing anything; a transport that moves data in chunks checks before its
+     * first chunk).
+     */
+    @Test
+    void aLongWritePastTheRegistrationsEndPlacesNothing() throws Exception {
+        refused(Capability.RDMA_WRITE, -2, (r, e, local, region, wrId) -> e.write(local,
+                region.address() + 8, region.remoteKey(), wrId));
+    }
+
     @Test
     void readPastTheRegistrationsEndCompletesWithRemoteAccessError() throws Exception {
         refused(Capability.RDMA_READ, -2, (r, e, local, region, wrId) -> e.read(local.asSlice(0, 16),
@@ -96,6 +108,13 @@ public abstract class ErrorCompletionSection extends ProgressSection {
                         region.remoteKey(), 0xBAD, wrId));
     }
 
+    @Test
+    void misalignedAtomicCompletesWithRemoteOperationError() throws Exception {
+        refused(Capability.ATOMICS, Access.ALL, CompletionStatus.REMOTE_OPERATION_ERROR,
+                (r, e, local, region, wrId) -> e.fetchAndAdd(local.asSlice(0, 8), region.address() + 12,
+                        region.remoteKey(), 1, wrId));
+    }
+
     /** One refused operation: posts it and returns its post status. */
     @FunctionalInterface
     private interface Refused {
@@ -105,11 +124,15 @@ public abstract class ErrorCompletionSection extends ProgressSection {
     /**
      * Rank 1 offers a region that refuses {@code bad}: registered with {@code access}, or (-1) a
      * key deregistered already, or (-2) registered as a slice whose end the operation crosses.
-     * Rank 0 posts it and needs REMOTE_ACCESS_ERROR; then a good write or read, an immediate
-     * where the flag is present, and an eager message still go through, and rank 1's memory is
-     * unchanged where it refused.
+     * Rank 0 posts it and needs {@code expected} (REMOTE_ACCESS_ERROR; REMOTE_OPERATION_ERROR for a
+     * misaligned atomic); then a good write or read, an immediate where the flag is present, and
+     * an eager message still go through, and rank 1's memory is unchanged where it refused.
      */
     private void refused(Capability flag, int access, Refused bad) throws Exception {
+        refused(flag, access, CompletionStatus.REMOTE_ACCESS_ERROR, bad);
+    }
+
+    private void refused(Capability flag, int access, int expected, Refused bad) throws Exception {
         runRanks(2, r -> {
             Capabilities caps = r.caps();
             assumeTrue(caps.has(flag), "no " + flag);
@@ -156,7 +179,7 @@ public abstract class ErrorCompletionSection extends ProgressSection {
                 MemoryRegistration registration = r.transport.register(local);
                 Endpoint endpoint = r.transport.endpoint(1);
                 r.post(() -> bad.post(r, endpoint, scratch, refusing, 1));
-                assertEquals(CompletionStatus.describe(CompletionStatus.REMOTE_ACCESS_ERROR),
+                assertEquals(CompletionStatus.describe(expected),
                         CompletionStatus.describe(r.awaitStatus(1)), "status of the refused " + flag + " operation");
                 if (caps.has(Capability.RDMA_READ)) {
                     MemorySegment in = r.allocate(LENGTH, (byte) 0);

@@ -42,6 +42,8 @@ class ReferenceDefectsTest {
         fails(s::atomicWithoutTheRemoteAtomicRightCompletesWithRemoteAccessError, "status of the refused ATOMICS");
         fails(s::writeToAnUnknownKeyCompletesWithRemoteAccessError, "status of the refused RDMA_WRITE");
         fails(s::readPastTheRegistrationsEndCompletesWithRemoteAccessError, "status of the refused RDMA_READ");
+        fails(s::checksHoldWithManyRegistrations, "a write without the right among");
+        fails(s::aLongWritePastTheRegistrationsEndPlacesNothing, "status of the refused RDMA_WRITE");
         fails(s::writeWithImmediateRefusedDeliversNoImmediate, "status of the refused WRITE_WITH_IMMEDIATE");
     }
 

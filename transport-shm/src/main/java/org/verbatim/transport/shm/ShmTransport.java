@@ -397,7 +397,7 @@ public final class ShmTransport implements Transport {
         if (failed[endpoint.peer()]) {
             return completeGone(endpoint, wrId);
         }
-        if (RemoteKeys.shared(remoteKey)) {
+        if (RemoteKeys.shared(remoteKey) && !KeyTable.beyond(remoteKey)) {
             if (!completions.reserve(1)) {
                 return endpoint.retry();
             }

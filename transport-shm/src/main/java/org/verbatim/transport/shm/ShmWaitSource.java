@@ -30,6 +30,8 @@ final class ShmWaitSource implements WaitSource {
     private final MemorySegment timespec;
     private final MemorySegment drain;
     private final MemorySegment errno;
+    /** True between a successful arm and its disarm (eventfd mode): only then may it have rung. */
+    private boolean armed;
 
     /** @param eventFd this rank's eventfd, or -1 to sleep on the futex */
     ShmWaitSource(MpscRing inbox, BooleanSupplier idle, int eventFd, Arena arena) {
@@ -48,7 +50,11 @@ final class ShmWaitSource implements WaitSource {
         if (!idle.getAsBoolean()) {
             return false;
         }
-        return eventFd < 0 || inbox.doorbell().armEventFd(inbox);
+        if (eventFd < 0) {
+            return true;
+        }
+        armed = inbox.doorbell().armEventFd(inbox);
+        return armed;
     }
 
     @Override
@@ -69,7 +75,8 @@ final class ShmWaitSource implements WaitSource {
 
     @Override
     public void disarm() {
-        if (eventFd >= 0) {
+        if (armed) {
+            armed = false;
             inbox.doorbell().disarm();
             FileDescriptors.read(errno, eventFd, drain, 8); // EAGAIN when nobody rang
         }
