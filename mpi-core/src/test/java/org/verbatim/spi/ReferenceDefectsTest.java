@@ -57,6 +57,8 @@ class ReferenceDefectsTest {
         TransportConformanceSuite s = suite(true, Defect.EMULATED_BUT_SYNCHRONOUS);
         fails(s::emulatedWriteWaitsForTheTargetsProgress, "WRITE completed while the target made no progress");
         fails(s::emulatedReadWaitsForTheTargetsProgress, "READ completed while the target made no progress");
+        fails(s::emulatedGatherWriteWaitsForTheTargetsProgress, "GATHER_WRITE completed while the target made no progress");
+        fails(s::emulatedScatterReadWaitsForTheTargetsProgress, "SCATTER_READ completed while the target made no progress");
         fails(s::emulatedAtomicWaitsForTheTargetsProgress, "FETCH_AND_ADD completed while the target made no progress");
     }
 
