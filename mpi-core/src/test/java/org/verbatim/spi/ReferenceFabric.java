@@ -29,6 +29,8 @@ final class ReferenceFabric implements TransportProvider {
         ABORT_DELIVERS,
         /** Advertised emulated, but done at post time without the target. */
         EMULATED_BUT_SYNCHRONOUS,
+        /** Advertised native, but carried out by the target's progress. */
+        NATIVE_BUT_TARGET_DOES_IT,
         /** Fetch-and-add returns the new value instead of the old one. */
         FETCH_RETURNS_NEW,
         /** Requests posted through a list complete twice. */

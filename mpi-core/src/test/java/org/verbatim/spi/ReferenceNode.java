@@ -119,7 +119,8 @@ final class ReferenceNode implements Transport {
             return PostStatus.RETRY;
         }
         outstanding++;
-        if (fabric.emulated && !fabric.defects.contains(Defect.EMULATED_BUT_SYNCHRONOUS)) {
+        if (fabric.emulated && !fabric.defects.contains(Defect.EMULATED_BUT_SYNCHRONOUS)
+                || fabric.defects.contains(Defect.NATIVE_BUT_TARGET_DOES_IT)) {
             job.inboxes[peer].add(new Request(rank, op));
         } else if (fabric.defects.contains(Defect.FLUSH_EARLY) && op.kind == WRITE) {
             completions.add(new Pending(op.wrId, CompletionStatus.OK, true, peer, op));
