@@ -58,14 +58,7 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     private final PointToPoint p2p;
     private volatile String fatal;
 
-    /** Message handlers by kind (the first byte of an eager message). */
-    private final MessageHandler[] kinds = new MessageHandler[256];
-    private final String[] kindOwners = new String[256];
-    /** Immediate ranges: value, mask, handler, owner. */
-    private int[] immediateValues = new int[0];
-    private int[] immediateMasks = new int[0];
-    private ImmediateHandler[] immediateHandlers = new ImmediateHandler[0];
-    private String[] immediateOwners = new String[0];
+    private final HandlerRegistry handlers = new HandlerRegistry();
 
     public Engine(int worldRank, int worldSize, long eagerLimit,
                   int maxReadsInFlight, int threadLevel, IdleStrategy idle, Profiler profiler,
@@ -170,51 +163,17 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
 
     @Override
     public void registerKind(int kind, String owner, MessageHandler handler) {
-        if (kind <= 0 || kind > LAST_EXTENSION_KIND) {
-            throw new IllegalArgumentException("message kind " + kind + " outside 1.."
-                    + LAST_EXTENSION_KIND + " (0xF0..0xFF belong to transports)");
-        }
-        if (kinds[kind] != null) {
-            throw new IllegalStateException("message kind " + kind + " of " + owner
-                    + " is taken by " + kindOwners[kind]);
-        }
-        kinds[kind] = handler;
-        kindOwners[kind] = owner;
+        handlers.registerKind(kind, owner, handler);
     }
 
     @Override
     public int allocateKind(String owner, MessageHandler handler) {
-        for (int k = FIRST_EXTENSION_KIND; k <= LAST_EXTENSION_KIND; k++) {
-            if (kinds[k] == null) {
-                registerKind(k, owner, handler);
-                return k;
-            }
-        }
-        throw new IllegalStateException("no free message kind left for " + owner);
+        return handlers.allocateKind(owner, handler);
     }
 
     @Override
     public void registerImmediates(int value, int mask, String owner, ImmediateHandler handler) {
-        if ((value & ~mask) != 0) {
-            throw new IllegalArgumentException("immediate value 0x" + Integer.toHexString(value)
-                    + " has bits outside its mask 0x" + Integer.toHexString(mask));
-        }
-        for (int i = 0; i < immediateValues.length; i++) {
-            if (((immediateValues[i] ^ value) & immediateMasks[i] & mask) == 0) {
-                throw new IllegalStateException("immediates 0x" + Integer.toHexString(value)
-                        + "/0x" + Integer.toHexString(mask) + " of " + owner
-                        + " overlap those of " + immediateOwners[i]);
-            }
-        }
-        int n = immediateValues.length;
-        immediateValues = Arrays.copyOf(immediateValues, n + 1);
-        immediateMasks = Arrays.copyOf(immediateMasks, n + 1);
-        immediateHandlers = Arrays.copyOf(immediateHandlers, n + 1);
-        immediateOwners = Arrays.copyOf(immediateOwners, n + 1);
-        immediateValues[n] = value;
-        immediateMasks[n] = mask;
-        immediateHandlers[n] = handler;
-        immediateOwners[n] = owner;
+        handlers.registerImmediates(value, mask, owner, handler);
     }
 
     @Override
@@ -246,9 +205,9 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
 
     @Override
     public void onReceive(int source, MemorySegment m, long at, long size) {
-        int kind = m.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) & 0xFF;
-        MessageHandler h = kinds[kind];
+        MessageHandler h = handlers.handlerOf(m, at);
         if (h == null) {
+            int kind = m.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) & 0xFF;
             throw fail("rank " + worldRank + ": message of unknown kind " + kind + " ("
                     + size + " bytes) from rank " + source + ": no protocol registered for it");
         }
@@ -257,11 +216,10 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
 
     @Override
     public void onImmediate(int source, int immediate) {
-        for (int i = 0; i < immediateValues.length; i++) {
-            if ((immediate & immediateMasks[i]) == immediateValues[i]) {
-                immediateHandlers[i].onImmediate(source, immediate);
-                return;
-            }
+        ImmediateHandler h = handlers.handlerOf(immediate);
+        if (h != null) {
+            h.onImmediate(source, immediate);
+            return;
         }
         throw fail("rank " + worldRank + ": write-with-immediate 0x"
                 + Integer.toHexString(immediate) + " from rank " + source

@@ -10,7 +10,6 @@ import org.verbatim.runtime.base.Profiler;
 import org.verbatim.runtime.base.RequestTable;
 import org.verbatim.runtime.base.StagingPool;
 import org.verbatim.runtime.ext.Dispatch;
-import org.verbatim.runtime.ext.Retryable;
 import org.verbatim.spi.EagerClaim;
 import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.PostStatus;
@@ -46,6 +45,8 @@ public final class PointToPoint implements AutoCloseable {
     private final MatchQueues queues = new MatchQueues();
     private final PutRendezvous puts;
     private final GetRendezvous gets;
+    private final ControlMessages controls;
+    private final Arrivals arrivals;
     private final Arena arena = Arena.ofShared();
     /** Header scratch: used only under the lock, so one is enough. */
     private final MemorySegment header = arena.allocate(WireHeader.RTS_SIZE, 8);
@@ -71,11 +72,13 @@ public final class PointToPoint implements AutoCloseable {
         this.multiThreaded = multiThreaded;
         this.puts = new PutRendezvous(context, this, readWindow);
         this.gets = new GetRendezvous(context, this);
+        this.controls = new ControlMessages(dispatch);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
-        dispatch.registerKind(WireHeader.EAGER, "p2p eager", this::onEager);
-        dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", this::onRts);
-        dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", this::onFin);
-        dispatch.registerKind(WireHeader.SYNC_ACK, "p2p synchronous send", this::onFin);
+        this.arrivals = new Arrivals(context, this, queues);
+        dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
+        dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
+        dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", arrivals::onFin);
+        dispatch.registerKind(WireHeader.SYNC_ACK, "p2p synchronous send", arrivals::onFin);
         dispatch.registerKind(WireHeader.CTS, "p2p RPUT", (src, m, at, len) -> puts.onCts(src, m, at));
         dispatch.registerKind(WireHeader.PUT_FIN, "p2p RPUT", (src, m, at, len) ->
                 puts.onPutFin(src, WireHeader.request(m, at), WireHeader.flags(m, at)));
@@ -93,7 +96,7 @@ public final class PointToPoint implements AutoCloseable {
 
     // ------------------------------------------------------------------ peers
 
-    private PeerState peer(int world) {
+    PeerState peer(int world) {
         PeerState p = peers[world];
         return p != null ? p : connect(world);
     }
@@ -336,34 +339,7 @@ public final class PointToPoint implements AutoCloseable {
 
     /** Sends a control message (FIN, SYNC_ACK, PUT_FIN), or queues it if refused for now. */
     void sendControl(PeerState p, byte kind, int flags, long id) {
-        if (!postControl(p, kind, flags, id)) {
-            dispatch.pending(new ControlMessage(p, kind, flags, id));
-        }
-    }
-
-    private boolean postControl(PeerState p, byte kind, int flags, long id) {
-        WireHeader.write(header, kind, (byte) flags, 0, 0, 0, 0, id);
-        return p.endpoint.send(baseHeader, empty) == PostStatus.OK;
-    }
-
-    /** A control message the transport refused: the only allocation, and only on RETRY. */
-    private final class ControlMessage implements Retryable {
-        private final PeerState peer;
-        private final byte kind;
-        private final int flags;
-        private final long id;
-
-        ControlMessage(PeerState peer, byte kind, int flags, long id) {
-            this.peer = peer;
-            this.kind = kind;
-            this.flags = flags;
-            this.id = id;
-        }
-
-        @Override
-        public boolean retry() {
-            return postControl(peer, kind, flags, id);
-        }
+        controls.send(p, kind, flags, id);
     }
 
     void releaseRendezvous(SendOp s) {
@@ -406,7 +382,7 @@ public final class PointToPoint implements AutoCloseable {
         Unexpected u = queues.findUnexpected(r.context, r.source, r.tag);
         if (u != null) {
             queues.removeUnexpected(u);
-            deliverUnexpected(u, r);
+            arrivals.deliverUnexpected(u, r);
         } else {
             queues.post(r);
         }
@@ -461,7 +437,7 @@ public final class PointToPoint implements AutoCloseable {
         try {
             RecvOp r = new RecvOp(this, u.context, u.source, u.tag, data, keepAlive);
             r.onDone = onDone;
-            deliverUnexpected(u, r);
+            arrivals.deliverUnexpected(u, r);
             return r;
         } finally {
             lock.unlock();
@@ -482,96 +458,6 @@ public final class PointToPoint implements AutoCloseable {
         }
     }
 
-    private void deliverUnexpected(Unexpected u, RecvOp r) {
-        if (u.rendezvous) {
-            if (u.put) {
-                puts.start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);
-                return;
-            }
-            gets.start(r, u.peer, u.source, u.tag, u.length, u.remoteAddress, u.remoteKey,
-                    u.senderRequest);
-            return;
-        }
-        long n = Math.min(u.length, r.capacity());
-        if (n > 0) {
-            r.deliver(u.payload, 0, n);
-        }
-        if (u.payload != null) {
-            pool.release(u.payload);
-        }
-        if (u.sync) {
-            sendControl(u.peer, WireHeader.SYNC_ACK, 0, u.senderRequest);
-        }
-        r.finish(u.source, u.tag, n, u.length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
-    }
-
-    private void onEager(int sourceWorld, MemorySegment m, long at, long size) {
-        int ctx = WireHeader.context(m, at);
-        int src = WireHeader.source(m, at);
-        int tag = WireHeader.tag(m, at);
-        long length = WireHeader.length(m, at);
-        boolean sync = (WireHeader.flags(m, at) & WireHeader.FLAG_SYNC) != 0;
-        RecvOp r = queues.takePosted(ctx, src, tag);
-        if (r != null) {
-            long n = Math.min(length, r.capacity());
-            r.deliver(m, at + WireHeader.BASE_SIZE, n);
-            if (sync) {
-                sendControl(peer(sourceWorld), WireHeader.SYNC_ACK, 0, WireHeader.request(m, at));
-            }
-            r.finish(src, tag, n, length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
-            return;
-        }
-        Unexpected u = new Unexpected(ctx, src, tag, length, false, sync,
-                WireHeader.request(m, at), 0, 0, peer(sourceWorld));
-        if (length > 0) {
-            u.payload = pool.acquire(length);
-            MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);
-        }
-        queues.addUnexpected(u);
-        profiler.unexpected();
-    }
-
-    private void onRts(int sourceWorld, MemorySegment m, long at, long size) {
-        int ctx = WireHeader.context(m, at);
-        int src = WireHeader.source(m, at);
-        int tag = WireHeader.tag(m, at);
-        long length = WireHeader.length(m, at);
-        RecvOp r = queues.takePosted(ctx, src, tag);
-        PeerState p = peer(sourceWorld);
-        boolean put = (WireHeader.flags(m, at) & WireHeader.FLAG_RPUT) != 0;
-        if (r != null && put) {
-            puts.start(r, p, src, tag, length, WireHeader.request(m, at));
-            return;
-        }
-        if (r != null) {
-            gets.start(r, p, src, tag, length, WireHeader.address(m, at),
-                    WireHeader.remoteKey(m, at), WireHeader.request(m, at));
-            return;
-        }
-        Unexpected u = new Unexpected(ctx, src, tag, length, true, false,
-                WireHeader.request(m, at), WireHeader.address(m, at),
-                WireHeader.remoteKey(m, at), p);
-        u.put = put;
-        queues.addUnexpected(u);
-        profiler.unexpected();
-    }
-
-    /** FIN (RGET done) or SYNC_ACK (synchronous eager matched): the send is complete. */
-    private void onFin(int sourceWorld, MemorySegment m, long at, long size) {
-        Object o = table.remove(WireHeader.request(m, at));
-        if (!(o instanceof SendOp s)) {
-            throw context.fail("rank " + context.worldRank() + ": " + (WireHeader.kind(m, at)
-                    == WireHeader.FIN ? "FIN" : "SYNC_ACK") + " from rank " + sourceWorld
-                    + " names no send in progress");
-        }
-        releaseRendezvous(s);
-        if ((WireHeader.flags(m, at) & WireHeader.FLAG_ERROR) != 0) {
-            s.fail(ErrorClass.ERR_OTHER);
-        } else {
-            s.finish();
-        }
-    }
-
     /** Requests in flight (sends waiting for FIN/ACK, rendezvous reads). */
     public int inFlight() {
         return table.inFlight();
@@ -584,6 +470,7 @@ public final class PointToPoint implements AutoCloseable {
     @Override
     public void close() {
         puts.close();
+        controls.close();
         arena.close();
     }
 }

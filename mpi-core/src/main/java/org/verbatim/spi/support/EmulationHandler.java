@@ -119,8 +119,11 @@ final class EmulationHandler implements CompletionHandler {
         final long data = at + EmulationWire.CHUNK_HEADER_LENGTH;
         final boolean write = kind == EmulationWire.WRITE_CHUNK;
         if (chunkStatus[source] == CompletionStatus.OK) {
-            final int slot = registrations.resolve(m.get(LONG, at + EmulationWire.KEY), address, n,
-                    write ? Access.REMOTE_WRITE : Access.REMOTE_ATOMIC);
+            // The whole rest of the operation is checked, not only this chunk: a write that
+            // runs past the registration is refused at its first chunk and places nothing.
+            final long rest = Math.max(n, m.get(LONG, at + EmulationWire.REST));
+            final int slot = registrations.resolve(m.get(LONG, at + EmulationWire.KEY), address,
+                    rest, write ? Access.REMOTE_WRITE : Access.REMOTE_ATOMIC);
             if (slot < 0) {
                 chunkStatus[source] = -slot;
             } else if (write) {

@@ -20,6 +20,7 @@ final class EmulationSender {
     private final MemorySegment ack = scratch.asSlice(0, EmulationWire.ACK_LENGTH);
     private final MemorySegment shortReply = scratch.asSlice(0, EmulationWire.READ_DATA_HEADER_LENGTH);
     private final MemorySegment request = scratch.asSlice(0, EmulationWire.CHUNK_HEADER_LENGTH);
+    private final MemorySegment readRequest = scratch.asSlice(0, EmulationWire.READ_REQUEST_LENGTH);
     private final MemorySegment atomic = scratch.asSlice(0, EmulationWire.ATOMIC_REQUEST_LENGTH);
     private final long writeChunk;
     private final long readChunk;
@@ -40,12 +41,12 @@ final class EmulationSender {
             case EmulationOp.WRITE, EmulationOp.ACCUMULATE -> sendChunks(raw, op);
             case EmulationOp.REPLY_READ_DATA -> sendReadData(raw, op);
             case EmulationOp.READ -> {
-                EmulationWire.prefix(request, EmulationWire.READ_REQUEST, (byte) 0, (byte) 0,
+                EmulationWire.prefix(readRequest, EmulationWire.READ_REQUEST, (byte) 0, (byte) 0,
                         (byte) 0, op.id);
-                request.set(LONG, EmulationWire.ADDRESS, op.remoteAddress);
-                request.set(LONG, EmulationWire.KEY, op.remoteKey);
-                request.set(LONG, EmulationWire.READ_LENGTH, op.length);
-                yield raw.send(request, EMPTY) == PostStatus.OK;
+                readRequest.set(LONG, EmulationWire.ADDRESS, op.remoteAddress);
+                readRequest.set(LONG, EmulationWire.KEY, op.remoteKey);
+                readRequest.set(LONG, EmulationWire.READ_LENGTH, op.length);
+                yield raw.send(readRequest, EMPTY) == PostStatus.OK;
             }
             case EmulationOp.ATOMIC -> {
                 EmulationWire.prefix(atomic, EmulationWire.ATOMIC_REQUEST, (byte) 0, op.arg,
@@ -97,6 +98,7 @@ final class EmulationSender {
             request.set(LONG, EmulationWire.KEY, op.remoteKey);
             request.set(EmulationWire.INT, EmulationWire.IMMEDIATE, op.immediate);
             request.set(EmulationWire.INT, EmulationWire.IMMEDIATE + 4, 0);
+            request.set(LONG, EmulationWire.REST, op.length - op.done);
             final MemorySegment payload = n == 0 ? EMPTY
                     : op.segments[op.entry].asSlice(op.offsets[op.entry] + op.entryOffset, n);
             if (raw.send(request, payload) != PostStatus.OK) {

@@ -23,9 +23,11 @@ import java.lang.foreign.ValueLayout;
  * 16                                              24
  *  |  remote key                                   |
  *  +-----------------------------------------------+
- * 24              28              32
- *  |  immediate    |   reserved    |  data ...       WRITE_CHUNK, ACCUMULATE_CHUNK
- *  +---------------+---------------+                 (arg: element kind, arg2: reduce op)
+ * 24              28              32                              40
+ *  |  immediate    |   reserved    |  rest: bytes of the operation   |  data ...
+ *  +---------------+---------------+  from this chunk's first byte   +  WRITE_CHUNK,
+ *                                                                        ACCUMULATE_CHUNK
+ *                                     (arg: element kind, arg2: reduce op)
  * 24                                              32
  *  |  length of the read                           |  READ_REQUEST
  *  +-----------------------------------------------+
@@ -90,10 +92,14 @@ public final class EmulationWire {
     public static final int OPERAND = 24;
     public static final int OPERAND2 = 32;
     public static final int OFFSET = 8;
+    /** Of a chunk: the operation's bytes from this chunk on, so the target checks the whole
+     *  remaining range at the first chunk and a write that runs past a registration places
+     *  nothing. */
+    public static final int REST = 32;
     public static final int VALUE = 8;
 
     /** Header lengths; data follows the chunk headers. */
-    public static final int CHUNK_HEADER_LENGTH = 32;
+    public static final int CHUNK_HEADER_LENGTH = 40;
     public static final int READ_REQUEST_LENGTH = 32;
     public static final int ATOMIC_REQUEST_LENGTH = 40;
     public static final int ACK_LENGTH = 8;

@@ -1,0 +1,121 @@
+package org.verbatim.runtime.p2p;
+
+import java.lang.foreign.MemorySegment;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.Profiler;
+import org.verbatim.runtime.base.RequestTable;
+import org.verbatim.runtime.base.StagingPool;
+
+/**
+ * What arrives for the point-to-point protocols: eager messages and RTS matched against the
+ * posted receives (else kept as unexpected), FIN and SYNC_ACK completing sends, and an
+ * unexpected message delivered to the receive that matches it later.
+ */
+final class Arrivals {
+    private final ProtocolContext context;
+    private final PointToPoint owner;
+    private final MatchQueues queues;
+    private final RequestTable table;
+    private final StagingPool pool;
+    private final Profiler profiler;
+
+    Arrivals(ProtocolContext context, PointToPoint owner, MatchQueues queues) {
+        this.context = context;
+        this.owner = owner;
+        this.queues = queues;
+        this.table = context.table();
+        this.pool = context.pool();
+        this.profiler = context.profiler();
+    }
+
+    void deliverUnexpected(Unexpected u, RecvOp r) {
+        if (u.rendezvous) {
+            if (u.put) {
+                owner.puts().start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);
+                return;
+            }
+            owner.gets().start(r, u.peer, u.source, u.tag, u.length, u.remoteAddress, u.remoteKey,
+                    u.senderRequest);
+            return;
+        }
+        long n = Math.min(u.length, r.capacity());
+        if (n > 0) {
+            r.deliver(u.payload, 0, n);
+        }
+        if (u.payload != null) {
+            pool.release(u.payload);
+        }
+        if (u.sync) {
+            owner.sendControl(u.peer, WireHeader.SYNC_ACK, 0, u.senderRequest);
+        }
+        r.finish(u.source, u.tag, n, u.length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+    }
+
+    void onEager(int sourceWorld, MemorySegment m, long at, long size) {
+        int ctx = WireHeader.context(m, at);
+        int src = WireHeader.source(m, at);
+        int tag = WireHeader.tag(m, at);
+        long length = WireHeader.length(m, at);
+        boolean sync = (WireHeader.flags(m, at) & WireHeader.FLAG_SYNC) != 0;
+        RecvOp r = queues.takePosted(ctx, src, tag);
+        if (r != null) {
+            long n = Math.min(length, r.capacity());
+            r.deliver(m, at + WireHeader.BASE_SIZE, n);
+            if (sync) {
+                owner.sendControl(owner.peer(sourceWorld), WireHeader.SYNC_ACK, 0, WireHeader.request(m, at));
+            }
+            r.finish(src, tag, n, length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+            return;
+        }
+        Unexpected u = new Unexpected(ctx, src, tag, length, false, sync,
+                WireHeader.request(m, at), 0, 0, owner.peer(sourceWorld));
+        if (length > 0) {
+            u.payload = pool.acquire(length);
+            MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);
+        }
+        queues.addUnexpected(u);
+        profiler.unexpected();
+    }
+
+    void onRts(int sourceWorld, MemorySegment m, long at, long size) {
+        int ctx = WireHeader.context(m, at);
+        int src = WireHeader.source(m, at);
+        int tag = WireHeader.tag(m, at);
+        long length = WireHeader.length(m, at);
+        RecvOp r = queues.takePosted(ctx, src, tag);
+        PeerState p = owner.peer(sourceWorld);
+        boolean put = (WireHeader.flags(m, at) & WireHeader.FLAG_RPUT) != 0;
+        if (r != null && put) {
+            owner.puts().start(r, p, src, tag, length, WireHeader.request(m, at));
+            return;
+        }
+        if (r != null) {
+            owner.gets().start(r, p, src, tag, length, WireHeader.address(m, at),
+                    WireHeader.remoteKey(m, at), WireHeader.request(m, at));
+            return;
+        }
+        Unexpected u = new Unexpected(ctx, src, tag, length, true, false,
+                WireHeader.request(m, at), WireHeader.address(m, at),
+                WireHeader.remoteKey(m, at), p);
+        u.put = put;
+        queues.addUnexpected(u);
+        profiler.unexpected();
+    }
+
+    /** FIN (RGET done) or SYNC_ACK (synchronous eager matched): the send is complete. */
+    void onFin(int sourceWorld, MemorySegment m, long at, long size) {
+        Object o = table.remove(WireHeader.request(m, at));
+        if (!(o instanceof SendOp s)) {
+            throw context.fail("rank " + context.worldRank() + ": " + (WireHeader.kind(m, at)
+                    == WireHeader.FIN ? "FIN" : "SYNC_ACK") + " from rank " + sourceWorld
+                    + " names no send in progress");
+        }
+        owner.releaseRendezvous(s);
+        if ((WireHeader.flags(m, at) & WireHeader.FLAG_ERROR) != 0) {
+            s.fail(ErrorClass.ERR_OTHER);
+        } else {
+            s.finish();
+        }
+    }
+
+}
