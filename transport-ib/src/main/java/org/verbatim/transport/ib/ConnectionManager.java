@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.transport.verbs.VerbsEndpoint;
 import org.verbatim.verbs.AddressHandle;
 import org.verbatim.verbs.CompletionQueue;
 import org.verbatim.verbs.ConnectionParameters;
@@ -146,8 +147,8 @@ final class ConnectionManager {
     // ------------------------------------------------------------------ active side
 
     /** {@code ep} was just created by a first {@code endpoint(peer)}: ask the peer to connect. */
-    void connect(IbEndpoint ep) {
-        int peer = ep.peer;
+    void connect(VerbsEndpoint ep) {
+        int peer = ep.peer();
         if (handles[peer] == null) {
             String value = bootstrap.get("ib." + peer);
             if (value == null) {
@@ -164,8 +165,8 @@ final class ConnectionManager {
         deadline[peer] = now + timeoutNanos;
         nextResend[peer] = now + resendNanos;
         nextCheck = Math.min(nextCheck, nextResend[peer]);
-        transport.counters.connectRequests++;
-        send(ConnectMessage.REQUEST, peer, ep.qp.qpNum());
+        transport.counters().connectRequest();
+        send(ConnectMessage.REQUEST, peer, ep.queuePair().qpNum());
     }
 
     private void addressOf(int peer, int lid, byte[] gid, int udQpn) {
@@ -230,9 +231,9 @@ final class ConnectionManager {
                 continue;
             }
             nextResend[peer] = now + resendNanos;
-            transport.counters.connectResends++;
+            transport.counters().connectResend();
             send(s == REQUESTED ? ConnectMessage.REQUEST : ConnectMessage.REPLY, peer,
-                    transport.endpointOrNull(peer).qp.qpNum());
+                    transport.endpointOrNull(peer).queuePair().qpNum());
             work++;
         }
         return work;
@@ -260,7 +261,7 @@ final class ConnectionManager {
                 if (s == REQUESTED && rank < from) {
                     return; // both asked: the lower rank's request wins, the peer answers ours
                 }
-                IbEndpoint ep = transport.endpointOrCreate(from);
+                VerbsEndpoint ep = transport.endpointOrCreate(from);
                 if (s == NONE || s == REQUESTED) {
                     if (s == NONE) {
                         localPsn[from] = ThreadLocalRandom.current().nextInt(1 << 24);
@@ -272,27 +273,27 @@ final class ConnectionManager {
                     deadline[from] = now + timeoutNanos;
                     nextResend[from] = now + resendNanos;
                     nextCheck = Math.min(nextCheck, nextResend[from]);
-                } else if (ep.remoteQpn != qpn) {
+                } else if (ep.remoteQpn() != qpn) {
                     LOG.warn("ib: rank {} asked again with a new queue pair {} (connected to {})", from, qpn,
-                            ep.remoteQpn);
+                            ep.remoteQpn());
                     return;
                 } else {
-                    transport.counters.connectResends++; // our reply was lost: answer again
+                    transport.counters().connectResend(); // our reply was lost: answer again
                 }
-                send(ConnectMessage.REPLY, from, ep.qp.qpNum());
+                send(ConnectMessage.REPLY, from, ep.queuePair().qpNum());
             }
             case ConnectMessage.REPLY -> {
-                IbEndpoint ep = transport.endpointOrNull(from);
+                VerbsEndpoint ep = transport.endpointOrNull(from);
                 if (ep == null) {
                     return;
                 }
                 if (s == REQUESTED) {
                     transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from]);
                     connected(from, ep);
-                    send(ConnectMessage.READY, from, ep.qp.qpNum());
-                } else if (s == CONNECTED && ep.remoteQpn == qpn) {
-                    transport.counters.connectResends++;
-                    send(ConnectMessage.READY, from, ep.qp.qpNum()); // our READY was lost
+                    send(ConnectMessage.READY, from, ep.queuePair().qpNum());
+                } else if (s == CONNECTED && ep.remoteQpn() == qpn) {
+                    transport.counters().connectResend();
+                    send(ConnectMessage.READY, from, ep.queuePair().qpNum()); // our READY was lost
                 }
             }
             case ConnectMessage.READY -> {
@@ -305,13 +306,13 @@ final class ConnectionManager {
     }
 
     /** The first RC message from {@code peer} arrived: its side is ready, whatever became of READY. */
-    void trafficFrom(IbEndpoint ep) {
-        if (state[ep.peer] == REPLIED) {
-            connected(ep.peer, ep);
+    void trafficFrom(VerbsEndpoint ep) {
+        if (state[ep.peer()] == REPLIED) {
+            connected(ep.peer(), ep);
         }
     }
 
-    private void connected(int peer, IbEndpoint ep) {
+    private void connected(int peer, VerbsEndpoint ep) {
         state[peer] = CONNECTED;
         pending--;
         transport.ready(ep);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
+import org.verbatim.transport.verbs.VerbsCounters;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.verbatim.spi.MemoryRegistration;
@@ -58,7 +59,7 @@ class IbTransportTest extends TransportConformanceSuite {
                 for (int i = 0; i < messages; i++) {
                     assertEquals(i, firstInt(r.recorder.received.get(i + 1).bytes()));
                 }
-                IbCounters c = ((IbTransport) r.transport).counters();
+                VerbsCounters c = ((IbTransport) r.transport).counters();
                 assertTrue(c.srqLimitEvents() > 0, "no SRQ limit event: " + ((IbTransport) r.transport).profileLine());
                 assertTrue(c.srqBuffers() > 16, "SRQ did not grow");
                 assertTrue(c.srqBuffers() <= 64, "SRQ grew past its maximum");
@@ -90,7 +91,7 @@ class IbTransportTest extends TransportConformanceSuite {
                     assertEquals(i, firstInt(m.bytes()));
                     assertEquals(4 + i % 3000, m.bytes().length);
                 }
-                IbCounters c = ((IbTransport) r.transport).counters();
+                VerbsCounters c = ((IbTransport) r.transport).counters();
                 assertEquals(1, c.fastPathPeers());
                 assertTrue(c.fastPathMessagesReceived() > messages / 2, ((IbTransport) r.transport).profileLine());
             }
@@ -119,7 +120,7 @@ class IbTransportTest extends TransportConformanceSuite {
                 }
                 assertEquals(i, firstInt(r.recorder.received.get(i).bytes()));
             }
-            IbCounters c = ((IbTransport) r.transport).counters();
+            VerbsCounters c = ((IbTransport) r.transport).counters();
             String line = ((IbTransport) r.transport).profileLine();
             assertEquals(1, c.fastPathPeers(), line);
             assertTrue(c.fastPathMessagesReceived() > rounds - 50, line);

@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 import static org.verbatim.verbs.raw.verbs_h_constants.*;
 
@@ -17,7 +17,7 @@ import org.verbatim.verbs.SendRequest;
  * posted before it: RC completes in order), the send/receive credits (ardma-sr) and the RDMA
  * fast-path state in both directions.
  */
-final class IbEndpoint implements Endpoint {
+public final class VerbsEndpoint implements Endpoint {
     static final byte KIND_NONE = 0;
     static final byte KIND_BUFFER = 1;
     static final byte KIND_USER = 2;
@@ -27,7 +27,7 @@ final class IbEndpoint implements Endpoint {
 
     final int peer;
     final QueuePair qp;
-    private final IbTransport t;
+    private final VerbsEngine t;
     private final SendRequest wr;
     private final int depth;
     private final long[] userIds;
@@ -40,7 +40,7 @@ final class IbEndpoint implements Endpoint {
     boolean failed;
     /** Posts are refused (RETRY): the connection is not set up yet, or it failed. */
     boolean blocked = true;
-    /** The connection is still being set up ({@link ConnectionManager}). */
+    /** The connection is still being set up (by the transport's connection management). */
     boolean connecting = true;
     /** The peer's RC queue pair number, once known. */
     int remoteQpn;
@@ -63,7 +63,7 @@ final class IbEndpoint implements Endpoint {
     boolean inboundStarted;
     boolean offerPending;
 
-    IbEndpoint(IbTransport transport, int peer, QueuePair qp, Arena arena, int depth) {
+    VerbsEndpoint(VerbsEngine transport, int peer, QueuePair qp, Arena arena, int depth) {
         this.t = transport;
         this.peer = peer;
         this.qp = qp;
@@ -73,8 +73,8 @@ final class IbEndpoint implements Endpoint {
         this.buffers = new int[depth];
         this.kinds = new byte[depth];
         this.holds = new MemoryRegistration[depth];
-        this.sr = transport.config.channel.sharedReceiveQueue() ? null
-                : new CreditAccount(transport.config.srBuffers - CreditAccount.CONTROL_RESERVE);
+        this.sr = transport.options.channel().sharedReceiveQueue() ? null
+                : new CreditAccount(transport.options.srBuffers() - CreditAccount.CONTROL_RESERVE);
     }
 
     @Override
@@ -82,26 +82,46 @@ final class IbEndpoint implements Endpoint {
         return peer;
     }
 
+    /** The RC queue pair of this connection. */
+    public QueuePair queuePair() {
+        return qp;
+    }
+
+    /** The peer's queue pair number, once the connection is set up (0 before). */
+    public int remoteQpn() {
+        return remoteQpn;
+    }
+
+    /** Records the peer's queue pair number (the transport's connection management). */
+    public void remoteQpn(int qpn) {
+        this.remoteQpn = qpn;
+    }
+
+    /** True until {@link VerbsEngine#ready} (both sides can receive). */
+    public boolean connecting() {
+        return connecting;
+    }
+
     // ------------------------------------------------------------------ eager
 
     @Override
     public int send(MemorySegment header, MemorySegment payload) {
         int length = (int) (header.byteSize() + payload.byteSize());
-        if (length > t.config.eagerSize) {
+        if (length > t.options.eagerSize()) {
             throw new IllegalArgumentException("eager message of " + length + " bytes exceeds maxEager "
-                    + t.config.eagerSize);
+                    + t.options.eagerSize());
         }
         if (blocked || head - tail >= depth - 1) {
             return retry();
         }
-        if (startPending && sendControl(IbTransport.CTRL_RING_START, 0, null) != PostStatus.OK) {
+        if (startPending && sendControl(EagerControl.RING_START, 0, null) != PostStatus.OK) {
             return retry();
         }
         if (ringCredits != null && !startPending) {
             return sendOnRing(header, payload, length);
         }
         if (sr != null && !sr.tryConsume()) {
-            t.flushControls(this);
+            t.control.flush(this);
             return retry();
         }
         int status = post(IBV_WR_SEND, 0, header, payload, length, 0, 0, 0, -1);
@@ -146,9 +166,9 @@ final class IbEndpoint implements Endpoint {
             return PostStatus.RETRY;
         }
         MemorySegment body = payload == null ? MemorySegment.NULL : payload;
-        int status = post(IBV_WR_SEND_WITH_IMM, (type << IbTransport.CTRL_SHIFT) | value, body,
+        int status = post(IBV_WR_SEND_WITH_IMM, (type << EagerControl.SHIFT) | value, body,
                 MemorySegment.NULL, (int) body.byteSize(), 0, 0, 0, -1);
-        if (status == PostStatus.OK && type == IbTransport.CTRL_RING_START) {
+        if (status == PostStatus.OK && type == EagerControl.RING_START) {
             startPending = false;
         }
         return status;
@@ -184,7 +204,7 @@ final class IbEndpoint implements Endpoint {
             target.set(INT, length + 4, length);
             target.set(INT, length + 8, footerTag);
         }
-        boolean signal = !inline || unsignalled >= t.config.signalInterval - 1;
+        boolean signal = !inline || unsignalled >= t.options.signalInterval() - 1;
         int flags = (signal ? IBV_SEND_SIGNALED : 0) | (inline ? IBV_SEND_INLINE : 0);
         int lkey = inline ? 0 : t.sendBuffers.lkey();
         long seq = head;
@@ -216,7 +236,7 @@ final class IbEndpoint implements Endpoint {
     public int writeWithImmediate(MemorySegment local, long remoteAddress, long remoteKey, int immediate,
                                   long wrId) {
         if (sr != null && !sr.tryConsume()) {
-            t.flushControls(this);
+            t.control.flush(this);
             return retry();
         }
         int status = rdma(IBV_WR_RDMA_WRITE_WITH_IMM, local, remoteAddress, remoteKey, immediate, wrId);
@@ -248,7 +268,7 @@ final class IbEndpoint implements Endpoint {
             if (lkey == -1) {
                 // The runtime may hand unregistered native memory (a receive buffer as RDMA read
                 // target): register it through the cache for the operation's lifetime.
-                held = t.register(local);
+                held = t.register(local, org.verbatim.spi.Access.ALL);
                 lkey = t.lkeyOrMinusOne(local);
             }
         }

@@ -1,11 +1,11 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 /**
- * The memory-scalability paper's counters for this transport. Plain fields: they are written
+ * The memory-scalability paper's counters of a verbs transport. Plain fields: they are written
  * under the runtime's progress lock (the SRQ event count by the async-event thread, hence
  * volatile).
  */
-public final class IbCounters {
+public final class VerbsCounters {
     long communicationMemory;
     long peakCommunicationMemory;
     int fastPathPeers;
@@ -19,6 +19,16 @@ public final class IbCounters {
     int queuePairs;
     long connectRequests;
     long connectResends;
+
+    /** The connection management sent a connection request. */
+    public void connectRequest() {
+        connectRequests++;
+    }
+
+    /** The connection management sent a connection datagram again. */
+    public void connectResend() {
+        connectResends++;
+    }
 
     void allocated(long bytes) {
         communicationMemory += bytes;
