@@ -58,6 +58,12 @@ public final class SendRequest {
         return this;
     }
 
+    /** Sets the id only (the {@code wr_id} that its work completion carries). */
+    public SendRequest id(long wrId) {
+        ibv_send_wr.wr_id(wr, wrId);
+        return this;
+    }
+
     /** Sets gather entry {@code i} (scatter entry for an RDMA read or atomic result). */
     public SendRequest entry(int i, long address, int length, int lkey) {
         long at = SGE * Objects.checkIndex(i, maxSge);

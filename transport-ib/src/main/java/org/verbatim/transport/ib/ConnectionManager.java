@@ -252,6 +252,7 @@ final class ConnectionManager {
         int lid = ConnectMessage.get(m, at, ConnectMessage.LID);
         int mtu = ConnectMessage.get(m, at, ConnectMessage.MTU);
         byte[] gid = ConnectMessage.gid(m, at);
+        int reads = ConnectMessage.get(m, at, ConnectMessage.READS);
         byte s = state[from];
         switch (type) {
             case ConnectMessage.REQUEST -> {
@@ -267,7 +268,7 @@ final class ConnectionManager {
                         localPsn[from] = ThreadLocalRandom.current().nextInt(1 << 24);
                         pending++;
                     }
-                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from]);
+                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from], reads);
                     state[from] = REPLIED;
                     long now = System.nanoTime();
                     deadline[from] = now + timeoutNanos;
@@ -288,7 +289,7 @@ final class ConnectionManager {
                     return;
                 }
                 if (s == REQUESTED) {
-                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from]);
+                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from], reads);
                     connected(from, ep);
                     send(ConnectMessage.READY, from, ep.queuePair().qpNum());
                 } else if (s == CONNECTED && ep.remoteQpn() == qpn) {
@@ -327,7 +328,7 @@ final class ConnectionManager {
         int slot = freeSends[--freeSendCount];
         MemorySegment m = sendSlab.asSlice((long) slot * SLOT, ConnectMessage.LENGTH);
         ConnectMessage.write(m, type, rank, peer, rcQpn, localPsn[peer], port.attributes().lid(),
-                port.attributes().activeMtu(), ud.qpNum(), port.gid());
+                port.attributes().activeMtu(), ud.qpNum(), port.gid(), transport.readsIn());
         sendRequest.operation(SEND_ID | slot, IBV_WR_SEND, IBV_SEND_SIGNALED)
                 .entry(0, m.address(), ConnectMessage.LENGTH, sendRegion.lkey()).entries(1)
                 .datagram(handles[peer].handle(), peerUdQpn[peer], QKEY);

@@ -96,15 +96,25 @@ public final class IbTransport implements Transport {
         return engine.addEndpoint(peer, qp);
     }
 
-    /** Moves {@code ep}'s queue pair to RTR and RTS towards the peer's queue pair {@code remoteQpn}. */
-    void establish(VerbsEndpoint ep, int remoteQpn, int remotePsn, int lid, byte[] gid, int mtu, int localPsn) {
+    /**
+     * Moves {@code ep}'s queue pair to RTR and RTS towards the peer's queue pair {@code remoteQpn},
+     * with as many RDMA reads and atomics outstanding as both devices allow ({@code peerReadsIn}:
+     * what the peer serves).
+     */
+    void establish(VerbsEndpoint ep, int remoteQpn, int remotePsn, int lid, byte[] gid, int mtu, int localPsn,
+                   int peerReadsIn) {
         int pathMtu = Math.min(mtu, port.attributes().activeMtu());
         int gidIndex = port.roce() || gid != null && lid == 0 ? port.gidIndex() : -1;
         var params = new ConnectionParameters(port.port(), pathMtu, remoteQpn, lid, gidIndex >= 0 ? gid : null,
-                gidIndex, remotePsn, localPsn);
+                gidIndex, remotePsn, localPsn, engine.readsOut(peerReadsIn), engine.readsIn());
         ep.queuePair().toRtr(params);
         ep.queuePair().toRts(params);
         ep.remoteQpn(remoteQpn);
+    }
+
+    /** RDMA reads and atomics this side's queue pairs serve at once (told to peers). */
+    int readsIn() {
+        return engine.readsIn();
     }
 
     /** Both sides of {@code ep}'s connection can receive: posts may go out. */

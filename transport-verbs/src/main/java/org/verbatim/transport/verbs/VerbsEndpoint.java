@@ -5,7 +5,10 @@ import static org.verbatim.verbs.raw.verbs_h_constants.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.IoVector;
+import org.verbatim.spi.WorkList;
 import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.verbs.QueuePair;
@@ -13,35 +16,33 @@ import org.verbatim.verbs.SendRequest;
 
 /**
  * The way to one peer: its RC queue pair, the pre-built send work request patched per post, the
- * ring of outstanding send work requests (so a moderated, signalled completion frees everything
- * posted before it: RC completes in order), the send/receive credits (ardma-sr) and the RDMA
- * fast-path state in both directions.
+ * outstanding send work requests ({@link OutstandingRequests}: a moderated, signalled completion
+ * frees everything posted before it), the send/receive credits (ardma-sr) and the RDMA fast-path
+ * state in both directions. The one-sided operations (RDMA, gather and scatter lists, chained
+ * lists, atomics, flush) are posted by its {@link RdmaOperations}.
  */
 public final class VerbsEndpoint implements Endpoint {
-    static final byte KIND_NONE = 0;
-    static final byte KIND_BUFFER = 1;
-    static final byte KIND_USER = 2;
-
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     final int peer;
     final QueuePair qp;
+    final OutstandingRequests requests;
     private final VerbsEngine t;
     private final SendRequest wr;
-    private final int depth;
-    private final long[] userIds;
-    private final int[] buffers;
-    private final byte[] kinds;
-    private final MemoryRegistration[] holds;
-    private long head;
-    private long tail;
+    private final RdmaOperations rdma;
     private int unsignalled;
     boolean failed;
-    /** Posts are refused (RETRY): the connection is not set up yet, or it failed. */
+    /** Posts are refused (RETRY): the connection is not set up yet, it failed, or it is in error. */
     boolean blocked = true;
     /** The connection is still being set up (by the transport's connection management). */
     boolean connecting = true;
+    /**
+     * The queue pair went to error after an error completion that did not mean the peer is gone
+     * (a one-sided operation refused by the peer, say): that operation got its status, and the
+     * connection is reported lost only if something needs it again ({@link #refused}).
+     */
+    String error;
     /** The peer's RC queue pair number, once known. */
     int remoteQpn;
 
@@ -67,12 +68,9 @@ public final class VerbsEndpoint implements Endpoint {
         this.t = transport;
         this.peer = peer;
         this.qp = qp;
-        this.depth = depth;
+        this.requests = new OutstandingRequests(depth);
         this.wr = new SendRequest(arena, 1);
-        this.userIds = new long[depth];
-        this.buffers = new int[depth];
-        this.kinds = new byte[depth];
-        this.holds = new MemoryRegistration[depth];
+        this.rdma = new RdmaOperations(transport, this, arena);
         this.sr = transport.options.channel().sharedReceiveQueue() ? null
                 : new CreditAccount(transport.options.srBuffers() - CreditAccount.CONTROL_RESERVE);
     }
@@ -111,8 +109,8 @@ public final class VerbsEndpoint implements Endpoint {
             throw new IllegalArgumentException("eager message of " + length + " bytes exceeds maxEager "
                     + t.options.eagerSize());
         }
-        if (blocked || head - tail >= depth - 1) {
-            return retry();
+        if (blocked || !requests.room(1)) {
+            return refused();
         }
         if (startPending && sendControl(EagerControl.RING_START, 0, null) != PostStatus.OK) {
             return retry();
@@ -162,7 +160,7 @@ public final class VerbsEndpoint implements Endpoint {
      * optional small payload (the ring offer). Not charged to credits (the receiver's reserve).
      */
     int sendControl(int type, int value, MemorySegment payload) {
-        if (blocked || head - tail >= depth - 1) {
+        if (blocked || !requests.room(1)) {
             return PostStatus.RETRY;
         }
         MemorySegment body = payload == null ? MemorySegment.NULL : payload;
@@ -207,7 +205,7 @@ public final class VerbsEndpoint implements Endpoint {
         boolean signal = !inline || unsignalled >= t.options.signalInterval() - 1;
         int flags = (signal ? IBV_SEND_SIGNALED : 0) | (inline ? IBV_SEND_INLINE : 0);
         int lkey = inline ? 0 : t.sendBuffers.lkey();
-        long seq = head;
+        long seq = requests.next();
         wr.operation(seq, opcode, flags).entry(0, target.address(), total, lkey).entries(total == 0 ? 0 : 1);
         if (opcode == IBV_WR_RDMA_WRITE) {
             wr.remote(remote, rkey);
@@ -221,84 +219,73 @@ public final class VerbsEndpoint implements Endpoint {
             }
             return t.postFailed(this, rc);
         }
-        record(seq, KIND_BUFFER, buffer, 0, signal);
+        record(seq, OutstandingRequests.BUFFER, buffer, 0, null, signal);
         return PostStatus.OK;
     }
 
-    // ------------------------------------------------------------------ RDMA
+    // ------------------------------------------------------------------ one-sided
 
     @Override
     public int write(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
-        return rdma(IBV_WR_RDMA_WRITE, local, remoteAddress, remoteKey, 0, wrId);
+        return rdma.single(IBV_WR_RDMA_WRITE, local, remoteAddress, remoteKey, 0, wrId);
     }
 
     @Override
     public int writeWithImmediate(MemorySegment local, long remoteAddress, long remoteKey, int immediate,
                                   long wrId) {
-        if (sr != null && !sr.tryConsume()) {
-            t.control.flush(this);
-            return retry();
-        }
-        int status = rdma(IBV_WR_RDMA_WRITE_WITH_IMM, local, remoteAddress, remoteKey, immediate, wrId);
-        if (status != PostStatus.OK && sr != null) {
-            sr.grant(1);
-        }
-        return status;
+        return rdma.single(IBV_WR_RDMA_WRITE_WITH_IMM, local, remoteAddress, remoteKey, immediate, wrId);
     }
 
     @Override
     public int read(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
-        return rdma(IBV_WR_RDMA_READ, local, remoteAddress, remoteKey, 0, wrId);
+        return rdma.single(IBV_WR_RDMA_READ, local, remoteAddress, remoteKey, 0, wrId);
     }
 
-    private int rdma(int opcode, MemorySegment local, long remoteAddress, long remoteKey, int immediate,
-                     long wrId) {
-        if (blocked || head - tail >= depth - 1) {
-            return retry();
-        }
-        long length = local.byteSize();
-        if (length > t.capabilities().maxRdma()) {
-            throw new IllegalArgumentException("RDMA of " + length + " bytes exceeds maxRdma");
-        }
-        int lkey = 0;
-        MemoryRegistration held = null;
-        boolean inline = opcode != IBV_WR_RDMA_READ && length <= t.maxInline;
-        if (length > 0 && !inline) {
-            lkey = t.lkeyOrMinusOne(local);
-            if (lkey == -1) {
-                // The runtime may hand unregistered native memory (a receive buffer as RDMA read
-                // target): register it through the cache for the operation's lifetime.
-                held = t.register(local, org.verbatim.spi.Access.ALL);
-                lkey = t.lkeyOrMinusOne(local);
-            }
-        }
-        long seq = head;
-        int flags = IBV_SEND_SIGNALED | (inline ? IBV_SEND_INLINE : 0);
-        wr.operation(seq, opcode, flags).entry(0, local.address(), (int) length, lkey)
-                .entries(length == 0 ? 0 : 1).remote(remoteAddress, (int) remoteKey);
-        if (opcode == IBV_WR_RDMA_WRITE_WITH_IMM) {
-            wr.immediate(immediate);
-        }
-        int rc = qp.post(wr);
-        if (rc != 0) {
-            if (held != null) {
-                held.close();
-            }
-            return t.postFailed(this, rc);
-        }
-        record(seq, KIND_USER, -1, wrId, true);
-        holds[(int) (seq & (depth - 1))] = held;
-        return PostStatus.OK;
+    @Override
+    public int writeGather(IoVector local, long remoteAddress, long remoteKey, long wrId) {
+        return rdma.vector(IBV_WR_RDMA_WRITE, local, remoteAddress, remoteKey, 0, wrId);
+    }
+
+    @Override
+    public int writeGatherWithImmediate(IoVector local, long remoteAddress, long remoteKey, int immediate,
+                                        long wrId) {
+        return rdma.vector(IBV_WR_RDMA_WRITE_WITH_IMM, local, remoteAddress, remoteKey, immediate, wrId);
+    }
+
+    @Override
+    public int readScatter(IoVector local, long remoteAddress, long remoteKey, long wrId) {
+        return rdma.vector(IBV_WR_RDMA_READ, local, remoteAddress, remoteKey, 0, wrId);
+    }
+
+    @Override
+    public int postList(WorkList list, int from) {
+        return rdma.list(list, from);
+    }
+
+    @Override
+    public int fetchAndAdd(MemorySegment result, long remoteAddress, long remoteKey, long add, long wrId) {
+        return rdma.atomic(IBV_WR_ATOMIC_FETCH_AND_ADD, result, remoteAddress, remoteKey, add, 0, wrId);
+    }
+
+    @Override
+    public int compareAndSwap(MemorySegment result, long remoteAddress, long remoteKey, long expected,
+                              long desired, long wrId) {
+        return rdma.atomic(IBV_WR_ATOMIC_CMP_AND_SWP, result, remoteAddress, remoteKey, expected, desired, wrId);
+    }
+
+    @Override
+    public int flush(long wrId) {
+        return rdma.flush(wrId);
     }
 
     // ------------------------------------------------------------------ completions
 
-    private void record(long seq, byte kind, int buffer, long userId, boolean signalled) {
-        int i = (int) (seq & (depth - 1));
-        kinds[i] = buffer < 0 && kind == KIND_BUFFER ? KIND_NONE : kind;
-        buffers[i] = buffer;
-        userIds[i] = userId;
-        head = seq + 1;
+    /**
+     * Records posted request {@code seq} in {@link #requests} and counts its signal: an
+     * unsignalled request waits for a later signalled one.
+     */
+    void record(long seq, byte kind, int buffer, long userId, MemoryRegistration hold, boolean signalled) {
+        requests.record(seq, kind, buffer, userId, hold);
         unsignalled = signalled ? 0 : unsignalled + 1;
         if (signalled) {
             t.signalledOutstanding++;
@@ -307,31 +294,56 @@ public final class VerbsEndpoint implements Endpoint {
 
     /** A signalled send work request {@code seq} completed: everything up to it is done. */
     int completed(long seq) {
-        int work = 0;
-        while (tail <= seq && tail < head) {
-            int i = (int) (tail & (depth - 1));
-            tail++;
-            byte kind = kinds[i];
-            if (kind == KIND_BUFFER) {
-                t.sendBuffers.give(buffers[i]);
-            } else if (kind == KIND_USER) {
-                if (holds[i] != null) {
-                    holds[i].close();
-                    holds[i] = null;
-                }
-                t.handler.onComplete(userIds[i]);
-            }
-            work++;
-        }
-        return work;
+        return requests.retire(seq, CompletionStatus.OK, t.sendBuffers, t.handler);
+    }
+
+    /**
+     * Send work request {@code seq} completed with {@code status} ({@link CompletionStatus}, not
+     * OK): the queue pair is in error. One-sided operations get their status; returns true when
+     * an eager or control message was lost with it.
+     */
+    boolean failedRequest(long seq, int status) {
+        int r = requests.retire(seq, status, t.sendBuffers, t.handler);
+        return (r & OutstandingRequests.LOST) != 0;
     }
 
     /** Send work requests not yet known complete. */
     long outstanding() {
-        return head - tail;
+        return requests.outstanding();
     }
 
-    private int retry() {
+    /**
+     * A post found the endpoint blocked: RETRY, and if the connection is in error (not merely
+     * being set up), the peer is reported lost now that something needs the connection.
+     */
+    int refused() {
+        if (error != null && !failed) {
+            t.connectionLost(this, "it is needed after " + error);
+        }
+        return retry();
+    }
+
+    /** Whether a one-sided post may go out now ({@code n} requests). */
+    boolean mayPost(int n) {
+        return !blocked && requests.room(n);
+    }
+
+    /** The send/receive credits (ardma-sr) for a write with immediate, which consumes a receive. */
+    boolean takeReceiveCredit() {
+        if (sr != null && !sr.tryConsume()) {
+            t.control.flush(this);
+            return false;
+        }
+        return true;
+    }
+
+    void returnReceiveCredit() {
+        if (sr != null) {
+            sr.grant(1);
+        }
+    }
+
+    int retry() {
         t.counters.retries++;
         return PostStatus.RETRY;
     }

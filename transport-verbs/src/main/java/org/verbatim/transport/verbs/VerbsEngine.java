@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.verbatim.spi.Access;
 import org.verbatim.spi.AtomicOp;
 import org.verbatim.spi.Capabilities;
 import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
+import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.OperationLimits;
 import org.verbatim.spi.PostStatus;
@@ -51,6 +53,14 @@ public final class VerbsEngine implements AutoCloseable {
      * downcall; two per pass were most of an idle pass).
      */
     private static final int SEND_CQ_IDLE_POLL = 64;
+    /**
+     * Gather entries asked for per send work request, at most: each costs 16 bytes in every
+     * send queue slot of every queue pair, and datatype layouts with more blocks go through
+     * several requests (or a list post) anyway.
+     */
+    private static final int MAX_IOV = 16;
+    /** Requests chained into one list post, at most. */
+    private static final int MAX_LIST_POST = 32;
 
     final VerbsOptions options;
     final CompletionHandler handler;
@@ -63,9 +73,22 @@ public final class VerbsEngine implements AutoCloseable {
     final EagerControl control;
     /** Signalled send work requests posted and not yet seen complete. */
     int signalledOutstanding;
+    /** Entries of one gather or scatter list (the queue pairs' granted send SGEs). */
+    final int maxIov;
+    /** Work requests chained into one list post. */
+    final int maxListPost;
+    /** The device runs remote atomics. */
+    final boolean atomics;
+    /** RDMA reads and atomics a queue pair keeps outstanding / serves (this device). */
+    private final int readsOut;
+    private final int readsIn;
+    final String where;
+    /** Completions decided without the device (a misaligned atomic), delivered at the next progress. */
+    private long[] lateIds = new long[4];
+    private int[] lateStatuses = new int[4];
+    private int lateCount;
 
     private final Context context;
-    private final String where;
     private final int rank;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
@@ -77,6 +100,8 @@ public final class VerbsEngine implements AutoCloseable {
     private int qpnCount;
     private final int depth;
     private final int qpInline;
+    /** Gather entries asked for per send work request. */
+    private final int qpSge;
     private Consumer<VerbsEndpoint> firstTraffic = ep -> { };
     private int progressCalls;
     /** Receive-CQ polls in a row that found nothing (see {@link #receivesDue}). */
@@ -136,10 +161,17 @@ public final class VerbsEngine implements AutoCloseable {
         this.endpoints = new VerbsEndpoint[size];
         this.qpnKeys = new int[size];
         this.qpnPeers = new int[size];
-        // One probe queue pair learns the inline size the device grants; connections come later.
+        this.atomics = limits.atomics();
+        this.readsOut = Math.min(255, Math.max(1, limits.maxQpInitRdAtom()));
+        this.readsIn = Math.min(255, Math.max(1, limits.maxQpRdAtom()));
+        // One probe queue pair learns the inline size and gather entries the device grants;
+        // connections come later.
+        this.qpSge = Math.max(1, Math.min(MAX_IOV, limits.maxSge()));
         QueuePair probe = createQueuePair(options.maxInline());
         this.qpInline = probe.maxInline();
+        this.maxIov = Math.max(1, Math.min(qpSge, probe.maxSendSge()));
         probe.close();
+        this.maxListPost = Math.max(1, Math.min(MAX_LIST_POST, depth / 2));
         this.maxInline = Math.min(qpInline, options.maxInline());
         this.inlineScratch = arena.allocate(Math.max(64, maxInline + FastPathDescriptor.FOOTER), 64);
         this.control = new EagerControl(this, arena);
@@ -157,18 +189,25 @@ public final class VerbsEngine implements AutoCloseable {
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
         this.registrations = new RegistrationCache(this::pin, options.regCacheSize());
         EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
-                Capability.WRITE_WITH_IMMEDIATE);
+                Capability.WRITE_WITH_IMMEDIATE, Capability.WRITE_GATHER, Capability.READ_SCATTER,
+                Capability.LIST_POST, Capability.FLUSH);
         if (inOrderPlacement) {
             flags.add(Capability.IN_ORDER_PLACEMENT);
         }
         if (srq != null) {
             flags.add(Capability.SHARED_RECEIVE_QUEUE);
         }
+        EnumSet<AtomicOp> atomicOps = EnumSet.noneOf(AtomicOp.class);
+        if (atomics) {
+            flags.add(Capability.ATOMICS);
+            atomicOps.add(AtomicOp.FETCH_AND_ADD);
+            atomicOps.add(AtomicOp.COMPARE_AND_SWAP);
+        }
         long maxMsg = 1L << 30;
         this.capabilities = new Capabilities(flags,
                 new OperationLimits(maxInline, options.eagerSize(), 0, 2),
-                new OperationLimits(maxInline, 0, maxMsg, 1), new OperationLimits(0, 0, maxMsg, 1),
-                EnumSet.noneOf(AtomicOp.class), 1, 0);
+                new OperationLimits(maxInline, 0, maxMsg, maxIov), new OperationLimits(0, 0, maxMsg, maxIov),
+                atomicOps, Math.min(readsOut, readsIn), maxListPost);
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-verbs-async-" + rank);
     }
@@ -177,11 +216,12 @@ public final class VerbsEngine implements AutoCloseable {
 
     /**
      * How an RC queue pair of this engine is created: its CQs, the SRQ (or a private receive
-     * queue of {@code sr-buffers}), the send queue depth, one gather entry, {@code inline} bytes.
-     * For transports that create queue pairs through the RDMA CM ({@code rdma_create_qp}).
+     * queue of {@code sr-buffers}), the send queue depth, the gather entries of the gather and
+     * scatter lists, {@code inline} bytes. For transports that create queue pairs through the
+     * RDMA CM ({@code rdma_create_qp}).
      */
     public QueuePairConfig queuePairConfig(int inline) {
-        return new QueuePairConfig(QueuePairType.RC, sendCq, recvCq, srq, depth, options.srBuffers(), 1, inline);
+        return new QueuePairConfig(QueuePairType.RC, sendCq, recvCq, srq, depth, options.srBuffers(), qpSge, inline);
     }
 
     /** A new RC queue pair (RESET) with the inline size the device granted the probe. */
@@ -205,7 +245,26 @@ public final class VerbsEngine implements AutoCloseable {
 
     /** The {@code IBV_ACCESS_*} flags a queue pair of this engine gets at INIT. */
     public int queuePairAccess() {
-        return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+        return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ
+                | (atomics ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+    }
+
+    /**
+     * RDMA reads and atomics this side's queue pairs serve at once ({@code max_dest_rd_atomic}
+     * at RTR): the device's {@code max_qp_rd_atom}. A transport tells the peer, whose
+     * {@link #readsOut} must not exceed it.
+     */
+    public int readsIn() {
+        return readsIn;
+    }
+
+    /**
+     * RDMA reads and atomics a queue pair of this side keeps outstanding towards a peer that
+     * serves {@code peerReadsIn} ({@code max_rd_atomic} at RTS): the device's
+     * {@code max_qp_init_rd_atom}, at most the peer's.
+     */
+    public int readsOut(int peerReadsIn) {
+        return Math.max(1, Math.min(readsOut, peerReadsIn));
     }
 
     /** The protection domain of every registration and queue pair of this engine. */
@@ -265,14 +324,38 @@ public final class VerbsEngine implements AutoCloseable {
 
     // ------------------------------------------------------------------ registration
 
-    /** Registers native memory through the cache (see {@link RegistrationCache}). */
+    /**
+     * Registers native memory through the cache (see {@link RegistrationCache}) with the
+     * {@link Access} rights in {@code access} (mapped by {@link #ibvAccess}).
+     */
     public MemoryRegistration register(MemorySegment segment, int access) {
-        return registrations.register(segment);
+        return registrations.register(segment, access);
     }
 
-    private RegistrationCache.Pinned pin(MemorySegment segment) {
-        MemoryRegion mr = pd.register(segment, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
-                | IBV_ACCESS_REMOTE_READ);
+    /**
+     * The {@code IBV_ACCESS_*} flags of {@link Access} rights: remote write and remote atomic
+     * also need local write (verbs refuses them without), and remote atomic is dropped on a
+     * device without atomics (nothing could use it there).
+     */
+    public int ibvAccess(int access) {
+        int flags = 0;
+        if ((access & (Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0) {
+            flags |= IBV_ACCESS_LOCAL_WRITE;
+        }
+        if ((access & Access.REMOTE_WRITE) != 0) {
+            flags |= IBV_ACCESS_REMOTE_WRITE;
+        }
+        if ((access & Access.REMOTE_READ) != 0) {
+            flags |= IBV_ACCESS_REMOTE_READ;
+        }
+        if ((access & Access.REMOTE_ATOMIC) != 0 && atomics) {
+            flags |= IBV_ACCESS_REMOTE_ATOMIC;
+        }
+        return flags;
+    }
+
+    private RegistrationCache.Pinned pin(MemorySegment segment, int access) {
+        MemoryRegion mr = pd.register(segment, ibvAccess(access));
         return new RegistrationCache.Pinned() {
             @Override
             public int lkey() {
@@ -293,6 +376,15 @@ public final class VerbsEngine implements AutoCloseable {
 
     int lkeyOrMinusOne(MemorySegment local) {
         return registrations.lkey(local.address(), local.byteSize());
+    }
+
+    /** The lkey of registered memory covering {@code local} with the {@link Access} rights {@code needed}, or -1. */
+    int lkeyOrMinusOne(MemorySegment local, int needed) {
+        return registrations.lkey(local.address(), local.byteSize(), needed);
+    }
+
+    int lkeyOrMinusOne(long address, long length, int needed) {
+        return registrations.lkey(address, length, needed);
     }
 
     /** Registration cache counters: hits, misses, evictions, invalidations, pinned bytes. */
@@ -326,6 +418,9 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public int progress() {
         int work = 0;
+        if (lateCount > 0) {
+            work += deliverLate();
+        }
         int calls = ++progressCalls;
         if (receivesDue(calls)) {
             int n = pollReceives();
@@ -397,7 +492,13 @@ public final class VerbsEngine implements AutoCloseable {
             VerbsEndpoint ep = peer < 0 ? null : endpoints[peer];
             if (status != IBV_WC_SUCCESS) {
                 if (ep != null && !closed) {
-                    fail(ep, "receive", status);
+                    if (status == IBV_WC_WR_FLUSH_ERR) {
+                        // the queue pair is in error (its send side says why, or the peer made
+                        // it so): report only if the connection is needed again
+                        inError(ep, "its queue pair went to error (receives flushed)");
+                    } else {
+                        fail(ep, "receive", status);
+                    }
                 }
                 continue;
             }
@@ -451,7 +552,7 @@ public final class VerbsEngine implements AutoCloseable {
             VerbsEndpoint ep = endpoints[peer];
             int status = sendWc.status(i);
             if (status != IBV_WC_SUCCESS) {
-                fail(ep, "send", status);
+                work += failedSend(ep, sendWc.wrId(i), status);
                 continue;
             }
             work += ep.completed(sendWc.wrId(i));
@@ -476,6 +577,49 @@ public final class VerbsEngine implements AutoCloseable {
         return PostStatus.RETRY;
     }
 
+    /**
+     * Send work request {@code seq} of {@code ep} completed with an error: the queue pair is in
+     * error now. Its one-sided operations complete with their status (the first with the
+     * device's, the flushed ones after it CANCELLED). When the peer is gone, or when an eager
+     * or control message was lost with the queue pair, the peer is reported failed; otherwise the
+     * connection is only marked in error and reported once something needs it again.
+     */
+    private int failedSend(VerbsEndpoint ep, long seq, int status) {
+        boolean gone = CompletionStatuses.peerGone(status);
+        int spi = CompletionStatuses.of(status);
+        if (ep.failed || gone) {
+            spi = CompletionStatus.PEER_GONE;
+        }
+        boolean lost = ep.failedRequest(seq, spi);
+        if (gone || lost && !closed) {
+            fail(ep, "send", status);
+        } else if (status != IBV_WC_WR_FLUSH_ERR) {
+            inError(ep, "a work request failed with status " + status + " ("
+                    + CompletionStatuses.describe(status) + ")");
+        }
+        return 1;
+    }
+
+    /** Marks {@code ep}'s queue pair in error, remembering why (first reason wins). */
+    private void inError(VerbsEndpoint ep, String why) {
+        if (ep.error == null) {
+            ep.error = why;
+            ep.blocked = true;
+            LOG.debug("rank {}: connection to rank {} in error: {}", rank, ep.peer, why);
+        }
+    }
+
+    /** A post needs {@code ep}, whose queue pair is in error: the connection is lost. */
+    void connectionLost(VerbsEndpoint ep, String why) {
+        if (ep.failed) {
+            return;
+        }
+        ep.failed = true;
+        ep.blocked = true;
+        handler.onPeerFailure(ep.peer, "ib: the connection to rank " + ep.peer + " on " + where + " is in error"
+                + " (verbs cannot reuse a queue pair after an error completion) and " + why + ": " + ep.error);
+    }
+
     private void fail(VerbsEndpoint ep, String what, int status) {
         if (ep.failed) {
             return;
@@ -483,19 +627,29 @@ public final class VerbsEngine implements AutoCloseable {
         ep.failed = true;
         ep.blocked = true;
         handler.onPeerFailure(ep.peer, "ib: " + what + " work request to rank " + ep.peer + " failed with "
-                + "status " + status + " (" + statusName(status) + ") on " + where);
+                + "status " + status + " (" + CompletionStatuses.describe(status) + ") on " + where);
     }
 
-    private static String statusName(int status) {
-        return switch (status) {
-            case 4 -> "local protection error";
-            case 5 -> "flushed: queue pair in error";
-            case 9 -> "remote invalid request";
-            case 10 -> "remote access error";
-            case 12 -> "transport retry counter exceeded: peer unreachable or gone";
-            case 13 -> "RNR retry counter exceeded";
-            default -> "ibv_wc_status " + status;
-        };
+    /** Completes {@code wrId} with {@code status} at the next progress, without the device. */
+    void completeLater(long wrId, int status) {
+        if (lateCount == lateIds.length) {
+            lateIds = java.util.Arrays.copyOf(lateIds, lateCount * 2);
+            lateStatuses = java.util.Arrays.copyOf(lateStatuses, lateCount * 2);
+        }
+        lateIds[lateCount] = wrId;
+        lateStatuses[lateCount++] = status;
+    }
+
+    private int deliverLate() {
+        int n = lateCount;
+        for (int i = 0; i < n; i++) {
+            handler.onComplete(lateIds[i], lateStatuses[i]);
+        }
+        // completions decided while delivering (a handler that posts again) stay for next time
+        System.arraycopy(lateIds, n, lateIds, 0, lateCount - n);
+        System.arraycopy(lateStatuses, n, lateStatuses, 0, lateCount - n);
+        lateCount -= n;
+        return n;
     }
 
     /** Called by the async-event thread: the SRQ ran low while this process was not keeping up. */
