@@ -174,6 +174,29 @@ public final class QueuePair extends NativeResource {
         }, "RTS");
     }
 
+    /**
+     * To ERROR: every outstanding work request completes flushed ({@code IBV_WC_WR_FLUSH_ERR}),
+     * posted receives included (not those of a shared receive queue).
+     */
+    public void toError() {
+        modify((attr, a) -> {
+            ibv_qp_attr.qp_state(attr, IBV_QPS_ERR);
+            return IBV_QP_STATE;
+        }, "ERR");
+    }
+
+    /**
+     * To RESET, from any state: the queues are emptied without completions, and the queue pair
+     * can go through INIT, RTR and RTS again (a new connection on the same queue pair number).
+     * Poll out the flushed completions first: ones still in a CQ would name requests reused since.
+     */
+    public void reset() {
+        modify((attr, a) -> {
+            ibv_qp_attr.qp_state(attr, IBV_QPS_RESET);
+            return IBV_QP_STATE;
+        }, "RESET");
+    }
+
     private interface Attributes {
         int fill(MemorySegment attr, Arena arena);
     }

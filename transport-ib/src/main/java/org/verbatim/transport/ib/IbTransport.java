@@ -54,6 +54,7 @@ public final class IbTransport implements Transport {
         this.connections = new ConnectionManager(this, port, engine.protectionDomain(), engine.arena(), rank,
                 size, config);
         engine.onFirstTraffic(connections::trafficFrom);
+        engine.onDrained(connections::drained);
     }
 
     /** Opens the transport on every rank (collective through the bootstrap). */
@@ -94,6 +95,16 @@ public final class IbTransport implements Transport {
         QueuePair qp = engine.createQueuePair();
         qp.toInit(port.port(), engine.queuePairAccess(), 0);
         return engine.addEndpoint(peer, qp);
+    }
+
+    /** RESET to INIT again, for a queue pair re-established after an error. */
+    void toInit(VerbsEndpoint ep) {
+        ep.queuePair().toInit(port.port(), engine.queuePairAccess(), 0);
+    }
+
+    /** The data path (the connection manager's view of endpoint recovery). */
+    VerbsEngine engine() {
+        return engine;
     }
 
     /**

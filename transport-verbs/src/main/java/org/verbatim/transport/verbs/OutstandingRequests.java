@@ -20,6 +20,8 @@ final class OutstandingRequests {
     static final byte NONE = 0;
     static final byte BUFFER = 1;
     static final byte USER = 2;
+    /** A request posted only to learn when everything before it has come back (recovery). */
+    static final byte MARKER = 3;
 
     private final int depth;
     private final long[] userIds;
@@ -94,7 +96,7 @@ final class OutstandingRequests {
                     holds[i] = null;
                 }
                 handler.onComplete(userIds[i], st);
-            } else if (st != CompletionStatus.OK) {
+            } else if (st != CompletionStatus.OK && kind != MARKER) {
                 lost = true;
             }
             work++;

@@ -38,11 +38,20 @@ public final class VerbsEndpoint implements Endpoint {
     /** The connection is still being set up (by the transport's connection management). */
     boolean connecting = true;
     /**
-     * The queue pair went to error after an error completion that did not mean the peer is gone
-     * (a one-sided operation refused by the peer, say): that operation got its status, and the
-     * connection is reported lost only if something needs it again ({@link #refused}).
+     * The connection is being re-established after its queue pair went to error (an error
+     * completion that did not mean the peer is gone): posts are refused with RETRY until
+     * {@link VerbsEngine#ready}.
      */
+    boolean recovering;
+    /** Recovering, and waiting for every posted request to come back flushed. */
+    boolean draining;
+    long drainGrace;
+    long drainDeadline;
+    /** Why the queue pair went to error last (for messages). */
     String error;
+    /** Per-connection receive buffers (ardma-sr): their slab and how many are posted now. */
+    int slab = -1;
+    int receivesPosted;
     /** The peer's RC queue pair number, once known. */
     int remoteQpn;
 
@@ -313,14 +322,27 @@ public final class VerbsEndpoint implements Endpoint {
     }
 
     /**
-     * A post found the endpoint blocked: RETRY, and if the connection is in error (not merely
-     * being set up), the peer is reported lost now that something needs the connection.
+     * A post found the endpoint blocked (connecting, recovering or failed) or its send queue
+     * full: RETRY.
      */
     int refused() {
-        if (error != null && !failed) {
-            t.connectionLost(this, "it is needed after " + error);
-        }
         return retry();
+    }
+
+    /**
+     * Posts a signalled zero-length request behind everything outstanding on the queue pair, which
+     * is in error: its flushed completion comes after every other one, so when it is back, every
+     * earlier request is known done (an unsignalled one that completed before the error leaves no
+     * completion of its own). Returns false if the device refused it.
+     */
+    boolean postMarker() {
+        long seq = requests.next();
+        wr.operation(seq, IBV_WR_RDMA_WRITE, IBV_SEND_SIGNALED).entries(0).remote(0, 0);
+        if (qp.post(wr) != 0) {
+            return false;
+        }
+        record(seq, OutstandingRequests.MARKER, -1, 0, null, true);
+        return true;
     }
 
     /** Whether a one-sided post may go out now ({@code n} requests). */

@@ -103,6 +103,12 @@ public final class VerbsEngine implements AutoCloseable {
     /** Gather entries asked for per send work request. */
     private final int qpSge;
     private Consumer<VerbsEndpoint> firstTraffic = ep -> { };
+    private Consumer<VerbsEndpoint> drained = ep -> { };
+    /** Endpoints waiting for their queue pair's outstanding requests to come back flushed. */
+    private int drainingCount;
+    /** After this long draining, posted receives that did not come back are taken as gone with the reset. */
+    private static final long DRAIN_GRACE_NANOS = 200_000_000L;
+    private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
     private int progressCalls;
     /** Receive-CQ polls in a row that found nothing (see {@link #receivesDue}). */
     private int emptyReceivePolls;
@@ -293,8 +299,8 @@ public final class VerbsEngine implements AutoCloseable {
         }
         VerbsEndpoint ep = new VerbsEndpoint(this, peer, qp, arena, depth);
         if (srq == null) {
-            int slab = receiveBuffers.addSlab(options.srBuffers(), peer);
-            receiveBuffers.postAll(slab, null, qp);
+            ep.slab = receiveBuffers.addSlab(options.srBuffers(), peer);
+            ep.receivesPosted = options.srBuffers() - receiveBuffers.postAll(ep.slab, null, qp);
             counters.allocated((long) options.srBuffers() * receiveBuffers.bufferSize());
         }
         qpnKeys[qpnCount] = qp.qpNum();
@@ -307,8 +313,93 @@ public final class VerbsEngine implements AutoCloseable {
     /** Both sides of {@code ep}'s connection can receive: posts may go out. */
     public void ready(VerbsEndpoint ep) {
         ep.connecting = false;
+        ep.recovering = false;
         ep.blocked = ep.failed;
         LOG.debug("rank {}: connected to rank {} (QP {} -> {})", rank, ep.peer, ep.qp.qpNum(), ep.remoteQpn);
+    }
+
+    // ------------------------------------------------------------------ recovery
+
+    /**
+     * Starts re-establishing {@code ep}'s connection: its queue pair goes to ERROR (if it is not
+     * there already), posts are refused with RETRY, and once every posted request has come back
+     * (one-sided operations CANCELLED) the drained listener ({@link #onDrained}) brings the queue
+     * pair back and reconnects it; {@link #reopen} and {@link #ready} finish. Called by the engine
+     * after an error completion that does not mean the peer is gone, and by the transport when the
+     * peer asks to reconnect. Eager or control messages flushed on the way are lost: then the
+     * peer is reported failed instead (MPI's order cannot survive a lost message).
+     */
+    public void recover(VerbsEndpoint ep) {
+        if (ep.failed || ep.recovering) {
+            return;
+        }
+        ep.recovering = true;
+        ep.connecting = true;
+        ep.blocked = true;
+        try {
+            ep.qp.toError();
+        } catch (RuntimeException e) {
+            failWith(ep, "ib: the queue pair to rank " + ep.peer + " on " + where + " could not be moved to "
+                    + "ERROR to recover it: " + e.getMessage());
+            return;
+        }
+        ep.postMarker();
+        long now = System.nanoTime();
+        ep.drainGrace = now + DRAIN_GRACE_NANOS;
+        ep.drainDeadline = now + DRAIN_LIMIT_NANOS;
+        ep.draining = true;
+        drainingCount++;
+        LOG.debug("rank {}: re-establishing the connection to rank {} ({})", rank, ep.peer, ep.error);
+    }
+
+    /** True while {@code ep} waits for its queue pair to drain. */
+    public boolean draining(VerbsEndpoint ep) {
+        return ep.draining;
+    }
+
+    /** True from {@link #recover} until the connection is {@link #ready} again. */
+    public boolean recovering(VerbsEndpoint ep) {
+        return ep.recovering;
+    }
+
+    /**
+     * Sets what happens once a recovering endpoint's queue pair has drained: the transport resets
+     * it, brings it to INIT, calls {@link #reopen}, and connects it again.
+     */
+    public void onDrained(Consumer<VerbsEndpoint> listener) {
+        this.drained = listener;
+    }
+
+    /** {@code ep}'s queue pair is at INIT again: posts its per-connection receive buffers anew. */
+    public void reopen(VerbsEndpoint ep) {
+        if (srq == null) {
+            ep.receivesPosted = options.srBuffers() - receiveBuffers.postAll(ep.slab, null, ep.qp);
+        }
+    }
+
+    private int drain() {
+        int work = 0;
+        long now = System.nanoTime();
+        for (VerbsEndpoint ep : endpoints) {
+            if (ep == null || !ep.draining) {
+                continue;
+            }
+            boolean sendsBack = ep.requests.outstanding() == 0;
+            // Posted receives come back flushed too; if some do not within the grace period, the
+            // reset discards them without a completion.
+            boolean receivesBack = ep.receivesPosted == 0 || now - ep.drainGrace > 0;
+            if (sendsBack && receivesBack) {
+                ep.draining = false;
+                drainingCount--;
+                ep.receivesPosted = 0;
+                drained.accept(ep);
+                work++;
+            } else if (now - ep.drainDeadline > 0) {
+                failWith(ep, "ib: the queue pair to rank " + ep.peer + " on " + where + " did not drain within "
+                        + DRAIN_LIMIT_NANOS / 1_000_000_000L + " s of going to error (" + ep.error + ")");
+            }
+        }
+        return work;
     }
 
     /** The connection to {@code peer} could not be set up: the peer is reported failed. */
@@ -317,9 +408,7 @@ public final class VerbsEngine implements AutoCloseable {
         if (ep == null || ep.failed) {
             return;
         }
-        ep.failed = true;
-        ep.blocked = true;
-        handler.onPeerFailure(peer, reason);
+        failWith(ep, reason);
     }
 
     // ------------------------------------------------------------------ registration
@@ -421,13 +510,16 @@ public final class VerbsEngine implements AutoCloseable {
         if (lateCount > 0) {
             work += deliverLate();
         }
+        if (drainingCount > 0) {
+            work += drain();
+        }
         int calls = ++progressCalls;
         if (receivesDue(calls)) {
             int n = pollReceives();
             emptyReceivePolls = n > 0 ? 0 : Math.min(emptyReceivePolls + 1, QUIET_RECEIVE_POLLS);
             work += n;
         }
-        if (signalledOutstanding > 0 || calls % SEND_CQ_IDLE_POLL == 0) {
+        if (signalledOutstanding > 0 || drainingCount > 0 || calls % SEND_CQ_IDLE_POLL == 0) {
             work += pollSends();
         }
         FastPathRing[] r = control.rings;
@@ -490,15 +582,14 @@ public final class VerbsEngine implements AutoCloseable {
             int peer = peerOf(recvWc.qpNum(i));
             int status = recvWc.status(i);
             VerbsEndpoint ep = peer < 0 ? null : endpoints[peer];
+            if (ep != null && srq == null) {
+                ep.receivesPosted--;
+            }
             if (status != IBV_WC_SUCCESS) {
-                if (ep != null && !closed) {
-                    if (status == IBV_WC_WR_FLUSH_ERR) {
-                        // the queue pair is in error (its send side says why, or the peer made
-                        // it so): report only if the connection is needed again
-                        inError(ep, "its queue pair went to error (receives flushed)");
-                    } else {
-                        fail(ep, "receive", status);
-                    }
+                // Flushed receives: the queue pair is in error (its send side or the peer's
+                // reconnection request starts the recovery); any other failure ends the peer.
+                if (ep != null && !closed && status != IBV_WC_WR_FLUSH_ERR) {
+                    fail(ep, "receive", status);
                 }
                 continue;
             }
@@ -524,8 +615,8 @@ public final class VerbsEngine implements AutoCloseable {
             }
             if (srq != null && repostCount < reposts.length) {
                 reposts[repostCount++] = id;
-            } else {
-                receiveBuffers.post(id, srq, ep.qp);
+            } else if (receiveBuffers.post(id, srq, ep.qp) == 0 && srq == null) {
+                ep.receivesPosted++;
             }
             if (data && ep.sr != null) {
                 ep.sr.consumed();
@@ -591,43 +682,35 @@ public final class VerbsEngine implements AutoCloseable {
             spi = CompletionStatus.PEER_GONE;
         }
         boolean lost = ep.failedRequest(seq, spi);
-        if (gone || lost && !closed) {
-            fail(ep, "send", status);
-        } else if (status != IBV_WC_WR_FLUSH_ERR) {
-            inError(ep, "a work request failed with status " + status + " ("
-                    + CompletionStatuses.describe(status) + ")");
+        if (gone || lost) {
+            if (!closed) {
+                fail(ep, lost && !gone ? "send (lost with the queue pair in error: "
+                        + (ep.error == null ? "flushed" : ep.error) + ")" : "send", status);
+            }
+        } else if (!ep.recovering && !closed) {
+            ep.error = "a work request failed with status " + status + " (" + CompletionStatuses.describe(status)
+                    + ")";
+            recover(ep);
         }
         return 1;
     }
 
-    /** Marks {@code ep}'s queue pair in error, remembering why (first reason wins). */
-    private void inError(VerbsEndpoint ep, String why) {
-        if (ep.error == null) {
-            ep.error = why;
-            ep.blocked = true;
-            LOG.debug("rank {}: connection to rank {} in error: {}", rank, ep.peer, why);
-        }
-    }
-
-    /** A post needs {@code ep}, whose queue pair is in error: the connection is lost. */
-    void connectionLost(VerbsEndpoint ep, String why) {
-        if (ep.failed) {
-            return;
-        }
-        ep.failed = true;
-        ep.blocked = true;
-        handler.onPeerFailure(ep.peer, "ib: the connection to rank " + ep.peer + " on " + where + " is in error"
-                + " (verbs cannot reuse a queue pair after an error completion) and " + why + ": " + ep.error);
-    }
-
     private void fail(VerbsEndpoint ep, String what, int status) {
+        failWith(ep, "ib: " + what + " work request to rank " + ep.peer + " failed with "
+                + "status " + status + " (" + CompletionStatuses.describe(status) + ") on " + where);
+    }
+
+    private void failWith(VerbsEndpoint ep, String reason) {
         if (ep.failed) {
             return;
         }
         ep.failed = true;
         ep.blocked = true;
-        handler.onPeerFailure(ep.peer, "ib: " + what + " work request to rank " + ep.peer + " failed with "
-                + "status " + status + " (" + CompletionStatuses.describe(status) + ") on " + where);
+        if (ep.draining) {
+            ep.draining = false;
+            drainingCount--;
+        }
+        handler.onPeerFailure(ep.peer, reason);
     }
 
     /** Completes {@code wrId} with {@code status} at the next progress, without the device. */
