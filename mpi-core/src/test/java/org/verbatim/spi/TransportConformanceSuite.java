@@ -3,63 +3,34 @@ package org.verbatim.spi;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
-import org.verbatim.bootstrap.InJvmBootstrap;
 
 /**
  * The contract every transport keeps, run against each implementation by a subclass in the
  * transport's module (this class ships in mpi-core's test-jar). Ranks are threads in one JVM with
- * an {@link InJvmBootstrap}; all of them are on one host ("localhost") unless {@link #hosts} says
- * otherwise. Operations the transport does not advertise are skipped, and everything it advertises
- * is exercised.
+ * an {@link org.verbatim.bootstrap.InJvmBootstrap}; all of them are on one host ("localhost")
+ * unless {@link #hosts} says otherwise. Operations the transport does not advertise are skipped,
+ * and everything it advertises is exercised.
+ *
+ * <p>This class holds the base operations (eager send, write, read, write with immediate); the
+ * optional operations have their own sections, which it inherits (see {@link ConformanceHarness}
+ * for the chain), so a subclass runs all of them.
  */
-public abstract class TransportConformanceSuite {
+public abstract class TransportConformanceSuite extends ErrorCompletionSection {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
-
-    /** The transport under test. */
-    protected abstract TransportProvider provider();
-
-    /** Configuration given to every rank (verbatim.* properties). */
-    protected Map<String, String> config() {
-        return Map.of();
-    }
-
-    /** Host name of every rank; by default all on one host. */
-    protected String[] hosts(int size) {
-        String[] hosts = new String[size];
-        Arrays.fill(hosts, "localhost");
-        return hosts;
-    }
-
-    /** Hard time limit of one test (all ranks). */
-    protected long timeoutSeconds() {
-        return 60;
-    }
 
     // ------------------------------------------------------------------ tests
 
@@ -78,6 +49,30 @@ public abstract class TransportConformanceSuite {
             }
             if (caps.has(Capability.WRITE_WITH_IMMEDIATE)) {
                 assertTrue(caps.has(Capability.RDMA_WRITE), "immediate without RDMA_WRITE");
+            }
+            if (caps.has(Capability.ATOMICS_EMULATED)) {
+                assertTrue(caps.has(Capability.ATOMICS), "emulated atomics without ATOMICS");
+            }
+            if (caps.has(Capability.RDMA_WRITE)) {
+                assertTrue(caps.put().available(), "RDMA_WRITE without put limits: " + caps.put());
+            }
+            if (caps.has(Capability.RDMA_READ)) {
+                assertTrue(caps.get().available(), "RDMA_READ without get limits: " + caps.get());
+                assertTrue(caps.readsInFlight() >= 1, "RDMA_READ with no read in flight allowed");
+            }
+            if (caps.has(Capability.WRITE_GATHER)) {
+                assertTrue(caps.has(Capability.RDMA_WRITE), "WRITE_GATHER without RDMA_WRITE");
+                assertTrue(caps.put().maxIov() >= 2, "WRITE_GATHER with put.maxIov " + caps.put().maxIov());
+            }
+            if (caps.has(Capability.READ_SCATTER)) {
+                assertTrue(caps.has(Capability.RDMA_READ), "READ_SCATTER without RDMA_READ");
+                assertTrue(caps.get().maxIov() >= 2, "READ_SCATTER with get.maxIov " + caps.get().maxIov());
+            }
+            if (caps.has(Capability.LIST_POST)) {
+                assertTrue(caps.maxListPost() >= 2, "LIST_POST with maxListPost " + caps.maxListPost());
+            }
+            if (caps.has(Capability.FLUSH)) {
+                assertTrue(caps.has(Capability.RDMA_WRITE), "FLUSH without RDMA_WRITE");
             }
             assertFalse(r.transport.reaches(r.rank), "the runtime handles self-sends");
             for (int p = 0; p < r.size; p++) {
@@ -99,13 +94,13 @@ public abstract class TransportConformanceSuite {
                 r.awaitReceived(expected);
                 int[] next = new int[r.size];
                 for (Received m : r.recorder.received) {
-                    assertTrue(m.source >= 1 && m.source < r.size, "source " + m.source);
+                    assertTrue(m.source() >= 1 && m.source() < r.size, "source " + m.source());
                     int seq = m.intAt(0);
-                    assertEquals(m.source, m.intAt(4), "sender id inside the message");
-                    assertEquals(next[m.source]++, seq, "order from rank " + m.source);
-                    assertEquals(8 + seq % spread, m.bytes.length, "length of message " + seq);
-                    for (int i = 8; i < m.bytes.length; i++) {
-                        assertEquals((byte) (seq + i), m.bytes[i], "byte " + i + " of " + seq);
+                    assertEquals(m.source(), m.intAt(4), "sender id inside the message");
+                    assertEquals(next[m.source()]++, seq, "order from rank " + m.source());
+                    assertEquals(8 + seq % spread, m.bytes().length, "length of message " + seq);
+                    for (int i = 8; i < m.bytes().length; i++) {
+                        assertEquals((byte) (seq + i), m.bytes()[i], "byte " + i + " of " + seq);
                     }
                 }
                 for (int s = 1; s < r.size; s++) {
@@ -145,15 +140,15 @@ public abstract class TransportConformanceSuite {
             } else {
                 r.awaitReceived(8);
                 List<Received> got = r.recorder.received;
-                assertArrayEquals(new byte[0], got.get(0).bytes);
-                assertArrayEquals(new byte[] {42}, got.get(1).bytes);
-                assertArrayEquals(new byte[] {43}, got.get(2).bytes);
+                assertArrayEquals(new byte[0], got.get(0).bytes());
+                assertArrayEquals(new byte[] {42}, got.get(1).bytes());
+                assertArrayEquals(new byte[] {43}, got.get(2).bytes());
                 for (int i = 3; i < 7; i++) {
-                    assertArrayEquals(big, got.get(i).bytes, "max-size message " + i);
+                    assertArrayEquals(big, got.get(i).bytes(), "max-size message " + i);
                 }
-                assertArrayEquals(new byte[0], got.get(7).bytes);
+                assertArrayEquals(new byte[0], got.get(7).bytes());
                 for (Received m : got) {
-                    assertEquals(0, m.source);
+                    assertEquals(0, m.source());
                 }
             }
         });
@@ -194,7 +189,7 @@ public abstract class TransportConformanceSuite {
                 for (int seq = 0; seq < total; seq++) {
                     Received m = r.recorder.received.get(seq);
                     assertEquals(seq, m.intAt(0));
-                    assertArrayEquals(pattern(max - 4, seq), Arrays.copyOfRange(m.bytes, 4, m.bytes.length));
+                    assertArrayEquals(pattern(max - 4, seq), Arrays.copyOfRange(m.bytes(), 4, m.bytes().length));
                 }
             }
         });
@@ -440,301 +435,5 @@ public abstract class TransportConformanceSuite {
                 r.barrier();
             }
         });
-    }
-
-    // ------------------------------------------------------------------ harness
-
-    /** The body one rank runs, on its own thread, with its own opened transport. */
-    @FunctionalInterface
-    protected interface RankBody {
-        void run(Rank rank) throws Exception;
-    }
-
-    /** A message as the handler saw it (copied: the transport lends the segment). */
-    protected record Received(int source, byte[] bytes) {
-        int intAt(int offset) {
-            return ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).getInt(offset);
-        }
-    }
-
-    /** Records everything the transport delivers to one rank. */
-    protected static final class Recorder implements CompletionHandler {
-        public final List<Received> received = new ArrayList<>();
-        public final List<long[]> immediates = new ArrayList<>();
-        public final List<Long> completions = new ArrayList<>();
-        public final Map<Integer, String> failures = new HashMap<>();
-        public volatile ImmediateHook immediateHook;
-
-        @Override
-        public void onReceive(int source, MemorySegment message) {
-            received.add(new Received(source, message.toArray(ValueLayout.JAVA_BYTE)));
-        }
-
-        @Override
-        public void onImmediate(int source, int immediate) {
-            ImmediateHook hook = immediateHook;
-            if (hook != null) {
-                hook.onImmediate(source, immediate);
-            }
-            immediates.add(new long[] {source, immediate});
-        }
-
-        @Override
-        public void onComplete(long wrId, int status) {
-            completions.add(wrId);
-        }
-
-        @Override
-        public void onPeerFailure(int peer, String reason) {
-            failures.put(peer, reason);
-        }
-    }
-
-    @FunctionalInterface
-    protected interface ImmediateHook {
-        void onImmediate(int source, int immediate);
-    }
-
-    /** State shared by the rank threads of one run. */
-    private static final class Shared {
-        final Map<String, Object> values = new ConcurrentHashMap<>();
-        final AtomicInteger barrierArrived = new AtomicInteger();
-        final AtomicInteger barrierGeneration = new AtomicInteger();
-        final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final int size;
-
-        Shared(int size) {
-            this.size = size;
-        }
-    }
-
-    /** One rank's view: its transport, what it received, and helpers that keep progressing. */
-    protected final class Rank {
-        public final int rank;
-        public final int size;
-        public final Transport transport;
-        public final Recorder recorder;
-        public final Arena arena;
-        private final Shared shared;
-        private final Set<Long> completed = new HashSet<>();
-
-        Rank(int rank, int size, Transport transport, Recorder recorder, Arena arena, Shared shared) {
-            this.rank = rank;
-            this.size = size;
-            this.transport = transport;
-            this.recorder = recorder;
-            this.arena = arena;
-            this.shared = shared;
-        }
-
-        long deadline() {
-            return System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds());
-        }
-
-        void checkDeadline(long deadline, String what) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("rank " + rank + " timed out waiting for " + what);
-            }
-            Throwable other = shared.failure.get();
-            if (other != null) {
-                throw new IllegalStateException("another rank failed", other);
-            }
-        }
-
-        /** Retries {@code op} (with progress) until it is posted. */
-        public void post(IntSupplier op) {
-            long deadline = deadline();
-            while (true) {
-                int status = op.getAsInt();
-                if (status == PostStatus.OK) {
-                    return;
-                }
-                assertEquals(PostStatus.RETRY, status, "post status");
-                transport.progress();
-                checkDeadline(deadline, "a post to complete");
-            }
-        }
-
-        public void send(int peer, byte[] header, byte[] payload) {
-            sendSegments(peer, MemorySegment.ofArray(header), MemorySegment.ofArray(payload));
-        }
-
-        public void sendSegments(int peer, MemorySegment header, MemorySegment payload) {
-            Endpoint endpoint = transport.endpoint(peer);
-            post(() -> endpoint.send(header, payload));
-        }
-
-        public void sendEmpty(int peer) {
-            send(peer, new byte[0], new byte[0]);
-        }
-
-        public void awaitReceived(int count) {
-            long deadline = deadline();
-            while (recorder.received.size() < count) {
-                transport.progress();
-                checkDeadline(deadline, count + " messages (have " + recorder.received.size() + ")");
-            }
-        }
-
-        public void awaitImmediates(int count) {
-            long deadline = deadline();
-            while (recorder.immediates.size() < count) {
-                transport.progress();
-                checkDeadline(deadline, count + " immediates");
-            }
-        }
-
-        public void awaitCompletion(long wrId) {
-            long deadline = deadline();
-            while (true) {
-                for (Long id : recorder.completions) {
-                    completed.add(id);
-                }
-                if (completed.contains(wrId)) {
-                    return;
-                }
-                transport.progress();
-                checkDeadline(deadline, "completion of work request " + wrId);
-            }
-        }
-
-        public void progressFor(long millis) {
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            while (System.nanoTime() - end < 0) {
-                transport.progress();
-            }
-        }
-
-        /** A barrier over the ranks that keeps this rank's transport progressing. */
-        public void barrier() {
-            int generation = shared.barrierGeneration.get();
-            if (shared.barrierArrived.incrementAndGet() == shared.size) {
-                shared.barrierArrived.set(0);
-                shared.barrierGeneration.incrementAndGet();
-                return;
-            }
-            long deadline = deadline();
-            while (shared.barrierGeneration.get() == generation) {
-                transport.progress();
-                Thread.onSpinWait();
-                checkDeadline(deadline, "the test barrier");
-            }
-        }
-
-        @SuppressWarnings("unchecked")
-        public <T> T shared(String key, java.util.function.Supplier<T> create) {
-            return (T) shared.values.computeIfAbsent(key, k -> create.get());
-        }
-
-        public void publish(String key, RemoteMemory memory) {
-            shared.values.put(key, new long[] {memory.address(), memory.remoteKey(), memory.length()});
-        }
-
-        public RemoteMemory awaitShared(String key) {
-            long deadline = deadline();
-            Object value;
-            while ((value = shared.values.get(key)) == null) {
-                transport.progress();
-                checkDeadline(deadline, "shared value " + key);
-            }
-            long[] v = (long[]) value;
-            return new RemoteMemory() {
-                @Override
-                public long address() {
-                    return v[0];
-                }
-
-                @Override
-                public long remoteKey() {
-                    return v[1];
-                }
-
-                @Override
-                public long length() {
-                    return v[2];
-                }
-            };
-        }
-    }
-
-    /**
-     * Runs {@code body} on {@code size} rank threads, each with its own opened transport, and
-     * fails with the first rank's failure (or on timeout). Each rank passes a final progressing
-     * barrier before it closes its transport, so no peer is still working on its memory.
-     */
-    protected void runRanks(int size, RankBody body) throws Exception {
-        InJvmBootstrap.Job job = new InJvmBootstrap.Job(size);
-        Shared shared = new Shared(size);
-        String[] hosts = hosts(size);
-        Thread[] threads = new Thread[size];
-        for (int r = 0; r < size; r++) {
-            final int rank = r;
-            threads[r] = new Thread(() -> {
-                Recorder recorder = new Recorder();
-                try (Arena arena = Arena.ofShared()) {
-                    TransportContext context = new TransportContext(rank, size, hosts,
-                            job.rank(rank), recorder, config());
-                    Transport transport = provider().open(context);
-                    try {
-                        Rank view = new Rank(rank, size, transport, recorder, arena, shared);
-                        body.run(view);
-                        view.barrier();
-                        assertEquals(Map.of(), recorder.failures, "peer failures reported");
-                    } finally {
-                        transport.close();
-                    }
-                } catch (Throwable t) {
-                    shared.failure.compareAndSet(null, new AssertionError("rank " + rank + ": " + t, t));
-                }
-            }, "rank-" + r);
-            threads[r].setDaemon(true);
-            threads[r].start();
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds() + 10);
-        for (Thread thread : threads) {
-            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            if (thread.isAlive()) {
-                shared.failure.compareAndSet(null, new AssertionError(thread.getName() + " hung"));
-                for (Thread t : threads) {
-                    t.interrupt();
-                }
-                break;
-            }
-        }
-        Throwable failure = shared.failure.get();
-        if (failure != null) {
-            Throwable cause = failure.getCause();
-            if (cause instanceof org.opentest4j.TestAbortedException skipped) {
-                throw skipped;
-            }
-            if (failure instanceof AssertionError e) {
-                throw e;
-            }
-            throw new AssertionError(failure);
-        }
-        assertNotNull(job);
-    }
-
-    // ------------------------------------------------------------------ data
-
-    /** A reproducible byte pattern. */
-    protected static byte[] pattern(int length, int seed) {
-        byte[] bytes = new byte[length];
-        int x = seed * 0x9E3779B1 + 1;
-        for (int i = 0; i < length; i++) {
-            x ^= x << 13;
-            x ^= x >>> 17;
-            x ^= x << 5;
-            bytes[i] = (byte) x;
-        }
-        return bytes;
-    }
-
-    protected static byte[] ints(int... values) {
-        ByteBuffer buffer = ByteBuffer.allocate(4 * values.length).order(ByteOrder.nativeOrder());
-        for (int v : values) {
-            buffer.putInt(v);
-        }
-        return buffer.array();
     }
 }

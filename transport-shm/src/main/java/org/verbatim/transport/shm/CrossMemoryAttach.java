@@ -2,6 +2,8 @@ package org.verbatim.transport.shm;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import org.verbatim.spi.IoVector;
+import org.verbatim.spi.WorkList;
 
 /**
  * Single-copy transfers between processes with Linux cross-memory attach
@@ -12,16 +14,124 @@ import java.lang.foreign.MemorySegment;
  * <p>A write goes out as one system call with two remote iovecs, the body and then its last byte,
  * so the last byte lands after all others (the kernel copies iovecs in order): a target that polls
  * the last byte of a buffer sees the whole buffer once it changes (IN_ORDER_PLACEMENT).
+ *
+ * <p>The kernel takes iovec lists on both sides, so a gather write or a scatter read is one call
+ * with up to {@link #MAX_IOV} local entries, and a run of up to {@link #MAX_LIST} writes (or
+ * reads) from a work list is one call with one local and two remote entries per write. Both stay
+ * far below the kernel's IOV_MAX (1024).
  */
 final class CrossMemoryAttach {
+    /** Most entries of a gather or scatter list (put().maxIov, get().maxIov). */
+    static final int MAX_IOV = 64;
+    /** Most requests of one list post (maxListPost). */
+    static final int MAX_LIST = 64;
+
     private final MemorySegment errno;
     private final MemorySegment localIov;
     private final MemorySegment remoteIov;
 
     CrossMemoryAttach(Arena arena) {
         this.errno = LinuxSyscalls.allocateErrno(arena);
-        this.localIov = arena.allocate(LinuxSyscalls.IOVEC_SIZE, 8);
-        this.remoteIov = arena.allocate(2 * LinuxSyscalls.IOVEC_SIZE, 8);
+        this.localIov = arena.allocate(Math.max(MAX_IOV, MAX_LIST) * LinuxSyscalls.IOVEC_SIZE, 8);
+        this.remoteIov = arena.allocate(2 * MAX_LIST * LinuxSyscalls.IOVEC_SIZE, 8);
+    }
+
+    /** Gathers {@code local}'s entries to {@code remoteAddress} in {@code pid}; 0 or an errno. */
+    int writeGather(int pid, IoVector local, long remoteAddress) {
+        final long length = local.totalLength();
+        long done = 0;
+        while (done < length) {
+            final long left = length - done;
+            final int localCount = fillLocal(local, done);
+            long remoteCount = 1;
+            if (left > 1) {
+                LinuxSyscalls.setIovec(remoteIov, 0, remoteAddress + done, left - 1);
+                LinuxSyscalls.setIovec(remoteIov, 1, remoteAddress + done + left - 1, 1);
+                remoteCount = 2;
+            } else {
+                LinuxSyscalls.setIovec(remoteIov, 0, remoteAddress + done, left);
+            }
+            final long n = LinuxSyscalls.processVmWritev(errno, pid, localIov, localCount,
+                    remoteIov, remoteCount);
+            final int e = transferred(n);
+            if (e > 0) {
+                return e;
+            }
+            done += Math.max(n, 0);
+        }
+        return 0;
+    }
+
+    /** Scatters {@code remoteAddress} in {@code pid} into {@code local}'s entries; 0 or an errno. */
+    int readScatter(int pid, IoVector local, long remoteAddress) {
+        final long length = local.totalLength();
+        long done = 0;
+        while (done < length) {
+            final int localCount = fillLocal(local, done);
+            LinuxSyscalls.setIovec(remoteIov, 0, remoteAddress + done, length - done);
+            final long n = LinuxSyscalls.processVmReadv(errno, pid, localIov, localCount,
+                    remoteIov, 1);
+            final int e = transferred(n);
+            if (e > 0) {
+                return e;
+            }
+            done += Math.max(n, 0);
+        }
+        return 0;
+    }
+
+    /**
+     * Requests {@code from..from+count-1} of {@code list} (all writes, or all reads) in one call.
+     * True when every byte moved; false when the kernel stopped short or refused, in which case
+     * the caller posts them one by one to learn which failed (a write repeated is harmless).
+     */
+    boolean postRun(int pid, WorkList list, int from, int count, boolean write) {
+        long total = 0;
+        int remoteCount = 0;
+        for (int i = 0; i < count; i++) {
+            final MemorySegment local = list.local(from + i);
+            final long length = local.byteSize();
+            final long remote = list.remoteAddress(from + i);
+            LinuxSyscalls.setIovec(localIov, i, local.address(), length);
+            if (write && length > 1) {
+                LinuxSyscalls.setIovec(remoteIov, remoteCount++, remote, length - 1);
+                LinuxSyscalls.setIovec(remoteIov, remoteCount++, remote + length - 1, 1);
+            } else if (length > 0) {
+                LinuxSyscalls.setIovec(remoteIov, remoteCount++, remote, length);
+            }
+            total += length;
+        }
+        if (total == 0) {
+            return true;
+        }
+        final long n = write
+                ? LinuxSyscalls.processVmWritev(errno, pid, localIov, count, remoteIov, remoteCount)
+                : LinuxSyscalls.processVmReadv(errno, pid, localIov, count, remoteIov, remoteCount);
+        return n == total;
+    }
+
+    /** Local iovecs for {@code vector}'s byte stream from {@code skip} on; returns their count. */
+    private int fillLocal(IoVector vector, long skip) {
+        int count = 0;
+        for (int i = 0; i < vector.count(); i++) {
+            final long length = vector.length(i);
+            if (skip >= length) {
+                skip -= length;
+                continue;
+            }
+            LinuxSyscalls.setIovec(localIov, count++, vector.address(i) + skip, length - skip);
+            skip = 0;
+        }
+        return count;
+    }
+
+    /** 0 when {@code n} bytes moved, -1 to retry (EINTR), else the errno (EFAULT for none). */
+    private int transferred(long n) {
+        if (n < 0) {
+            final int e = LinuxSyscalls.errno(errno);
+            return e == LinuxSyscalls.EINTR ? -1 : e;
+        }
+        return n == 0 ? LinuxSyscalls.EFAULT : 0;
     }
 
     /** Copies {@code local} to {@code remoteAddress} in process {@code pid}; 0 or an errno. */

@@ -2,7 +2,8 @@ package org.verbatim.transport.shm;
 
 /**
  * Layout of one rank's inbox file ({@code <dir>/verbatim-<jobid>-<rank>}): a metadata block, the
- * ring counters, each on its own pair of cache lines, and the ring data (a power of two).
+ * ring counters, each on its own pair of cache lines, the ring data (a power of two), and the
+ * rank's table of registration keys ({@link KeyTableDescriptor}).
  *
  * <pre>
  *   0                   1                   2                   3
@@ -32,6 +33,8 @@ package org.verbatim.transport.shm;
  *  |      RING DATA: CAPACITY bytes of records, see RecordDescriptor
  *  |                                                               |
  *  +---------------------------------------------------------------+ 4096 + CAPACITY
+ *  |      KEY TABLE: see KeyTableDescriptor                        |
+ *  +---------------------------------------------------------------+ + KeyTableDescriptor.LENGTH
  * </pre>
  *
  * Counters sit 128 bytes apart (two cache lines, because of the adjacent-line prefetcher), so the
@@ -41,7 +44,7 @@ package org.verbatim.transport.shm;
 final class InboxDescriptor {
     /** "VBTMSHM1" in ASCII, little-endian. */
     static final long MAGIC = 0x314D48534D544256L;
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** The value of the probe word: what a peer must read through CMA for CMA to count as working. */
     static final long PROBE_MAGIC = 0x43_4D_41_2D_50_52_4F_42L;
 
@@ -67,8 +70,13 @@ final class InboxDescriptor {
     private InboxDescriptor() {
     }
 
+    /** Where the key table starts in a file with a ring of {@code capacity} bytes. */
+    static long keyTableOffset(int capacity) {
+        return RING_OFFSET + (long) capacity;
+    }
+
     /** Total file size for a ring of {@code capacity} bytes. */
     static long fileSize(int capacity) {
-        return RING_OFFSET + (long) capacity;
+        return keyTableOffset(capacity) + KeyTableDescriptor.LENGTH;
     }
 }

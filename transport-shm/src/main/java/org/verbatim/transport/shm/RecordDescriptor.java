@@ -30,8 +30,18 @@ package org.verbatim.transport.shm;
  *  WRITE_CHUNK: | remote address (8) | remote key (8) | op id (4) | flags (4) | pad (8) | data
  *  READ_REQUEST:| remote address (8) | remote key (8) | length (8)| op id (4) | pad (4) |
  *  READ_CHUNK:  | offset (8)         | op id (4) | flags (4)      | pad (16)            | data
- *  WRITE_ACK, IMMEDIATE: no body; AUX carries the op id or the immediate value.
+ *  WRITE_ACK, IMMEDIATE, FLUSH, FLUSH_ACK: no body; AUX carries the op id or the immediate.
+ *  ATOMIC_REQUEST: | remote address (8) | remote key (8) | operand (8) | swap (8) |
+ *                  | op id (4) | opcode (4) |
+ *  ATOMIC_RESPONSE:| old value (8) | pad (8) |          AUX: op id
+ *  OP_ERROR:       | status (4) | pad (12) |             AUX: op id
  * </pre>
+ *
+ * A FLUSH is answered by a FLUSH_ACK once the target has applied every record the initiator put
+ * in its inbox before it: the target handles its inbox in ring order and queues its answers in
+ * order, so the FLUSH_ACK also arrives after every earlier answer. An OP_ERROR replaces the
+ * answer (WRITE_ACK, READ_CHUNKs, ATOMIC_RESPONSE) of an operation the target refused, with a
+ * {@link org.verbatim.spi.CompletionStatus}.
  */
 final class RecordDescriptor {
     static final int LENGTH_OFFSET = 0;
@@ -48,6 +58,11 @@ final class RecordDescriptor {
     static final int TYPE_WRITE_ACK = 5;
     static final int TYPE_READ_REQUEST = 6;
     static final int TYPE_READ_CHUNK = 7;
+    static final int TYPE_ATOMIC_REQUEST = 8;
+    static final int TYPE_ATOMIC_RESPONSE = 9;
+    static final int TYPE_FLUSH = 10;
+    static final int TYPE_FLUSH_ACK = 11;
+    static final int TYPE_OP_ERROR = 12;
 
     /** Length of the operation header at the start of an emulated-RDMA record body. */
     static final int OP_HEADER_LENGTH = 32;
@@ -60,6 +75,17 @@ final class RecordDescriptor {
     static final int OP_CHUNK_OFFSET_OFFSET = 0;
     static final int OP_CHUNK_ID_OFFSET = 8;
     static final int OP_CHUNK_FLAGS_OFFSET = 12;
+
+    /** Length of an ATOMIC_REQUEST body. */
+    static final int ATOMIC_REQUEST_LENGTH = 48;
+    static final int ATOMIC_OPERAND_OFFSET = 16;
+    static final int ATOMIC_SWAP_OFFSET = 24;
+    static final int ATOMIC_ID_OFFSET = 32;
+    static final int ATOMIC_OPCODE_OFFSET = 36;
+    /** Length of an ATOMIC_RESPONSE or OP_ERROR body. */
+    static final int ANSWER_LENGTH = 16;
+    static final int ANSWER_VALUE_OFFSET = 0;
+    static final int ANSWER_STATUS_OFFSET = 0;
 
     /** Flag: the last chunk of an operation. */
     static final int FLAG_LAST = 1;

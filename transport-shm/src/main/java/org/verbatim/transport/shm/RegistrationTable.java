@@ -2,20 +2,27 @@ package org.verbatim.transport.shm;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import org.verbatim.spi.Access;
 
 /**
- * The registrations of one transport, by key. A key is {@code generation << 32 | (slot + 1)}, so a
- * key of a closed registration never matches a later one in the same slot. Registration is not on
- * the data path; lookups happen once per emulated-RDMA chunk.
+ * The registrations of one transport, by key ({@link RemoteKeys}): slot, generation and access
+ * rights. Registration is not on the data path; lookups happen once per emulated operation
+ * record, at the target.
  */
 final class RegistrationTable {
+    /** This rank's key table in its inbox file, which peers read; null without peers. */
+    private final KeyTable published;
     private ShmRegistration[] slots = new ShmRegistration[64];
     private int[] generations = new int[64];
     private int[] free = new int[64];
     private int freeCount;
     private int used;
 
-    synchronized ShmRegistration add(MemorySegment segment) {
+    RegistrationTable(KeyTable published) {
+        this.published = published;
+    }
+
+    synchronized ShmRegistration add(MemorySegment segment, int access, boolean shared) {
         int slot;
         if (freeCount > 0) {
             slot = free[--freeCount];
@@ -27,15 +34,22 @@ final class RegistrationTable {
             }
             slot = used++;
         }
-        long key = ((long) ++generations[slot] << 32) | (slot + 1L);
-        ShmRegistration registration = new ShmRegistration(this, segment, key);
+        generations[slot] = (generations[slot] + 1) & RemoteKeys.GENERATION_MASK;
+        long key = RemoteKeys.key(slot, generations[slot], access & Access.ALL, shared);
+        ShmRegistration registration = new ShmRegistration(this, segment, key, access);
         slots[slot] = registration;
+        if (published != null) {
+            published.publish(key, segment.address(), segment.byteSize());
+        }
         return registration;
     }
 
     synchronized void remove(long key) {
         int slot = slotOf(key);
         if (slot >= 0 && slots[slot] != null && slots[slot].remoteKey() == key) {
+            if (published != null) {
+                published.withdraw(key);
+            }
             slots[slot] = null;
             free[freeCount++] = slot;
         }
@@ -43,14 +57,19 @@ final class RegistrationTable {
 
     /**
      * The registered memory {@code [address, address + length)} under {@code key}, or null if
-     * that range is not inside the registration.
+     * the key is unknown, that range is not inside the registration, or the registration lacks
+     * a right in {@code needed} ({@link Access}): a remote access error, in any case.
      */
-    synchronized MemorySegment resolve(long key, long address, long length) {
+    synchronized MemorySegment resolve(long key, long address, long length, int needed) {
         int slot = slotOf(key);
         if (slot < 0 || slots[slot] == null || slots[slot].remoteKey() != key) {
             return null;
         }
-        MemorySegment segment = slots[slot].segment();
+        ShmRegistration registration = slots[slot];
+        if (!Access.allows(registration.access(), needed)) {
+            return null;
+        }
+        MemorySegment segment = registration.segment();
         long offset = address - segment.address();
         if (offset < 0 || length < 0 || offset > segment.byteSize() - length) {
             return null;
@@ -59,7 +78,7 @@ final class RegistrationTable {
     }
 
     private int slotOf(long key) {
-        long slot = (key & 0xFFFF_FFFFL) - 1;
-        return slot < 0 || slot >= used ? -1 : (int) slot;
+        int slot = RemoteKeys.slot(key);
+        return slot < 0 || slot >= used ? -1 : slot;
     }
 }

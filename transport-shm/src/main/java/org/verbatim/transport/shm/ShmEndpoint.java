@@ -3,13 +3,16 @@ package org.verbatim.transport.shm;
 import static org.verbatim.transport.shm.RecordDescriptor.HEADER_LENGTH;
 
 import java.lang.foreign.MemorySegment;
+import org.verbatim.spi.EagerClaim;
 import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.IoVector;
 import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.WorkList;
 
 /**
  * The way to one same-host peer: its inbox ring (mapped at open) and the queue of operations
- * owed to it that did not fit yet. While that queue is not empty, eager sends return RETRY so that
- * nothing overtakes what was posted before.
+ * owed to it that did not fit yet. While that queue is not empty, eager sends and claims return
+ * RETRY so that nothing overtakes what was posted before.
  */
 final class ShmEndpoint implements Endpoint {
     /** Consecutive RETRYs after which a send checks that the peer is still alive. */
@@ -19,22 +22,30 @@ final class ShmEndpoint implements Endpoint {
     private final int peer;
     final int pid;
     final MpscRing ring;
+    /** The peer's key table, to check CMA operations against its registrations. */
+    final KeyTable keys;
     private final int myRank;
     private final int maxEager;
+    private final InboxClaim claimOwner;
 
     RdmaOp backlogHead;
     RdmaOp backlogTail;
-    /** True while this endpoint is on the transport's list of endpoints with a backlog. */
+    /** True while this endpoint is on the list of endpoints with a backlog. */
     boolean pumping;
+    /** Initiator operations towards this peer still waiting for their answer. */
+    int outstanding;
     private int retryStreak;
 
-    ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, int myRank, int maxEager) {
+    ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, KeyTable keys, int myRank,
+                int maxEager) {
         this.transport = transport;
         this.peer = peer;
         this.pid = pid;
         this.ring = ring;
+        this.keys = keys;
         this.myRank = myRank;
         this.maxEager = maxEager;
+        this.claimOwner = new InboxClaim(ring, myRank);
     }
 
     @Override
@@ -68,19 +79,77 @@ final class ShmEndpoint implements Endpoint {
     }
 
     @Override
+    public int claim(int length, EagerClaim claim) {
+        if (length < 0 || length > maxEager) {
+            throw new IllegalArgumentException("eager claim of " + length
+                    + " bytes outside [0, maxEager " + maxEager + "]");
+        }
+        if (backlogHead != null && !transport.pump(this)) {
+            return retry();
+        }
+        final long record = ring.claim(HEADER_LENGTH + length);
+        if (record == MpscRing.FULL) {
+            return retry();
+        }
+        claim.wrap(claimOwner, ring.buffer(), record + HEADER_LENGTH, length, record);
+        retryStreak = 0;
+        return PostStatus.OK;
+    }
+
+    @Override
     public int write(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
-        return transport.write(this, local, remoteAddress, remoteKey, false, 0, wrId);
+        return transport.write(this, local, null, remoteAddress, remoteKey, false, 0, wrId);
     }
 
     @Override
     public int writeWithImmediate(MemorySegment local, long remoteAddress, long remoteKey,
                                   int immediate, long wrId) {
-        return transport.write(this, local, remoteAddress, remoteKey, true, immediate, wrId);
+        return transport.write(this, local, null, remoteAddress, remoteKey, true, immediate, wrId);
     }
 
     @Override
     public int read(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
-        return transport.read(this, local, remoteAddress, remoteKey, wrId);
+        return transport.read(this, local, null, remoteAddress, remoteKey, wrId);
+    }
+
+    @Override
+    public int writeGather(IoVector local, long remoteAddress, long remoteKey, long wrId) {
+        return transport.write(this, null, local, remoteAddress, remoteKey, false, 0, wrId);
+    }
+
+    @Override
+    public int writeGatherWithImmediate(IoVector local, long remoteAddress, long remoteKey,
+                                        int immediate, long wrId) {
+        return transport.write(this, null, local, remoteAddress, remoteKey, true, immediate, wrId);
+    }
+
+    @Override
+    public int readScatter(IoVector local, long remoteAddress, long remoteKey, long wrId) {
+        return transport.read(this, null, local, remoteAddress, remoteKey, wrId);
+    }
+
+    @Override
+    public int postList(WorkList list, int from) {
+        return transport.postList(this, list, from);
+    }
+
+    @Override
+    public int fetchAndAdd(MemorySegment result, long remoteAddress, long remoteKey, long add,
+                           long wrId) {
+        return transport.atomic(this, result, ShmAtomics.FETCH_AND_ADD, remoteAddress, remoteKey,
+                add, 0, wrId);
+    }
+
+    @Override
+    public int compareAndSwap(MemorySegment result, long remoteAddress, long remoteKey,
+                              long expected, long desired, long wrId) {
+        return transport.atomic(this, result, ShmAtomics.COMPARE_AND_SWAP, remoteAddress,
+                remoteKey, expected, desired, wrId);
+    }
+
+    @Override
+    public int flush(long wrId) {
+        return transport.flush(this, wrId);
     }
 
     /** A post could not go out: count it, and now and then make sure the peer still lives. */

@@ -1,42 +1,33 @@
 package org.verbatim.transport.shm;
 
 import static org.verbatim.transport.shm.RecordDescriptor.AUX_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.FLAG_IMMEDIATE;
-import static org.verbatim.transport.shm.RecordDescriptor.FLAG_LAST;
 import static org.verbatim.transport.shm.RecordDescriptor.HEADER_LENGTH;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_CHUNK_FLAGS_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_CHUNK_ID_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_CHUNK_OFFSET_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_HEADER_LENGTH;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_READ_ID_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_READ_LENGTH_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_ADDRESS_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_KEY_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_FLAGS_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_ID_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.SOURCE_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.TYPE_OFFSET;
+
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.spi.Access;
 import org.verbatim.spi.Capabilities;
-import org.verbatim.spi.Capability;
+import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.IoVector;
 import org.verbatim.spi.MemoryRegistration;
-import org.verbatim.spi.OperationLimits;
 import org.verbatim.spi.WaitSource;
 import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.SharedSegments;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
+import org.verbatim.spi.WorkList;
 
 /**
  * The shared-memory transport of one rank.
@@ -63,7 +54,6 @@ import org.verbatim.spi.TransportException;
  * other ranks write into this rank's inbox concurrently, which the ring is made for.
  */
 public final class ShmTransport implements Transport {
-    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
     /** Records handled per progress call at most, so one flood cannot starve the caller. */
     private static final int PROGRESS_BATCH = 256;
 
@@ -80,26 +70,12 @@ public final class ShmTransport implements Transport {
     private final boolean cmaEnabled;
     private final String cmaUnavailabilityCause;
     private final Capabilities capabilities;
-    private final RegistrationTable registrations = new RegistrationTable();
-    private final int chunkLength;
-
-    /** Initiator operations by id; a free stack of ids. */
-    private final RdmaOp[] ops;
-    private final int[] freeOpIds;
-    private int freeOpCount;
-    /** Pooled target-side operations. */
-    private RdmaOp spareOps;
-
-    /** Locally completed CMA operations, delivered at the next progress. */
-    private final long[] completions;
-    private int completionHead;
-    private int completionCount;
-    /** Completion slots promised to posted CMA operations (delivered ones excluded). */
-    private int reservedCompletions;
-
-    /** Endpoints with a backlog. */
-    private final ShmEndpoint[] pumpList;
-    private int pumpCount;
+    private final RegistrationTable registrations;
+    /** Completions of operations done while posting, delivered at the next progress. */
+    private final LocalCompletions completions;
+    private final EmulatedOps emulated;
+    private final CmaOps cmaOps;
+    private final ShmSharedSegments segments;
 
     private final boolean[] failed;
     private final String[] failureReasons;
@@ -132,51 +108,21 @@ public final class ShmTransport implements Transport {
         this.cma = cma;
         this.cmaEnabled = cmaEnabled;
         this.cmaUnavailabilityCause = cmaUnavailabilityCause;
-        this.chunkLength = config.maxRecordLength() - HEADER_LENGTH - OP_HEADER_LENGTH;
-        this.ops = new RdmaOp[config.maxRdmaOps()];
-        this.freeOpIds = new int[ops.length];
-        for (int i = ops.length - 1; i >= 0; i--) {
-            ops[i] = new RdmaOp(i);
-            freeOpIds[freeOpCount++] = i;
-        }
-        this.completions = new long[ops.length];
-        this.pumpList = new ShmEndpoint[context.size()];
+        this.registrations = new RegistrationTable(inbox == null ? null : keyTable(inbox, config));
+        this.completions = new LocalCompletions(config.maxRdmaOps());
+        this.emulated = new EmulatedOps(rank, context.size(), handler, registrations, completions,
+                this::endpointFor, config.maxRdmaOps(),
+                config.maxRecordLength() - HEADER_LENGTH - OP_HEADER_LENGTH);
+        this.cmaOps = new CmaOps(this, cma, completions, emulated);
+        this.segments = new ShmSharedSegments(this, rank, config.directory(),
+                context.bootstrap().jobId(), LinuxSyscalls.allocateErrno(arena));
         this.failed = new boolean[context.size()];
         this.failureReasons = new String[context.size()];
         this.nextPeerCheck = new long[context.size()];
         this.nextLivenessCheck = System.nanoTime() + config.livenessIntervalNanos();
-        this.capabilities = capabilities(config, cmaEnabled);
+        this.capabilities = ShmCapabilities.of(config, cmaEnabled);
     }
 
-    static Capabilities capabilities(ShmConfiguration config, boolean cma) {
-        EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV,
-                Capability.SHARED_RECEIVE_QUEUE, Capability.RDMA_WRITE, Capability.RDMA_READ,
-                Capability.WRITE_WITH_IMMEDIATE, Capability.IN_ORDER_PLACEMENT);
-        if (!cma) {
-            flags.add(Capability.RDMA_WRITE_EMULATED);
-            flags.add(Capability.RDMA_READ_EMULATED);
-        } else {
-            flags.add(Capability.RDMA_BY_CPU);
-        }
-        OperationLimits rdma = cma ? new OperationLimits(0, 0, 1L << 40, 1)
-                : new OperationLimits(0, 1L << 40, 0, 1);
-        return new Capabilities(flags, new OperationLimits(0, config.eagerSize(), 0, 2), rdma,
-                rdma, java.util.EnumSet.noneOf(org.verbatim.spi.AtomicOp.class),
-                config.maxRdmaOps(), 0);
-    }
-
-    /**
-     * Opens the transport: collective over the world (two bootstrap barriers on every rank).
-     *
-     * <ol>
-     *   <li>create and map the own inbox (if some peer shares the host), publish pid and the
-     *       address of the probe word; barrier;</li>
-     *   <li>map every same-host peer's inbox; probe CMA by reading a peer's probe word with
-     *       process_vm_readv; publish the result; barrier;</li>
-     *   <li>unlink the inbox files of this host (every rank has mapped them now); use CMA only if
-     *       every rank on this host could.</li>
-     * </ol>
-     */
     static ShmTransport open(TransportContext context, ShmConfiguration config)
             throws TransportException {
         final int rank = context.rank();
@@ -303,6 +249,11 @@ public final class ShmTransport implements Transport {
         return null;
     }
 
+    private static KeyTable keyTable(MpscRing ring, ShmConfiguration config) {
+        return new KeyTable(ring.buffer().asSlice(InboxDescriptor.keyTableOffset(config.inboxSize()),
+                KeyTableDescriptor.LENGTH));
+    }
+
     private static String key(String what, int rank) {
         return "shm." + what + "." + rank;
     }
@@ -335,6 +286,11 @@ public final class ShmTransport implements Transport {
     }
 
     @Override
+    public <T> T extension(Class<T> type) {
+        return type == SharedSegments.class ? type.cast(segments) : null;
+    }
+
+    @Override
     public boolean reaches(int peer) {
         return peer >= 0 && peer < peerRings.length && peerRings[peer] != null;
     }
@@ -350,8 +306,8 @@ public final class ShmTransport implements Transport {
         }
         ShmEndpoint endpoint = endpoints[peer];
         if (endpoint == null) {
-            endpoint = new ShmEndpoint(this, peer, pids[peer], peerRings[peer], rank,
-                    config.eagerSize());
+            endpoint = new ShmEndpoint(this, peer, pids[peer], peerRings[peer],
+                    keyTable(peerRings[peer], config), rank, config.eagerSize());
             endpoints[peer] = endpoint;
         }
         return endpoint;
@@ -362,79 +318,71 @@ public final class ShmTransport implements Transport {
         if (!segment.isNative()) {
             throw new IllegalArgumentException("only native memory can be registered, not " + segment);
         }
-        return registrations.add(segment);
+        return registrations.add(segment, access, segments.contains(segment));
     }
 
     // ------------------------------------------------------------------ RDMA posting
 
-    int write(ShmEndpoint endpoint, MemorySegment local, long remoteAddress, long remoteKey,
-              boolean withImmediate, int immediate, long wrId) {
-        requireNative(local);
-        if (cmaEnabled) {
-            if (reservedCompletions == completions.length) {
-                return endpoint.retry();
-            }
-            int e = cma.write(endpoint.pid, local, remoteAddress);
-            if (e != 0) {
-                return cmaFailed(endpoint, e, "process_vm_writev", remoteAddress, local.byteSize());
-            }
-            reservedCompletions++;
-            if (withImmediate && (endpoint.backlogHead != null || !postImmediate(endpoint, immediate))) {
-                RdmaOp op = spareOp();
-                op.kind = RdmaOp.IMMEDIATE;
-                op.immediate = immediate;
-                op.wrId = wrId;
-                enqueue(endpoint, op);
-                return PostStatus.OK;
-            }
-            completeLocally(wrId);
-            return PostStatus.OK;
+    int write(ShmEndpoint endpoint, MemorySegment local, IoVector gather, long remoteAddress,
+              long remoteKey, boolean withImmediate, int immediate, long wrId) {
+        if (gather == null) {
+            requireNative(local);
+        } else {
+            requireNative(gather, capabilities.put().maxIov());
         }
-        RdmaOp op = takeOp();
-        if (op == null) {
-            return endpoint.retry();
-        }
-        op.kind = RdmaOp.WRITE;
-        op.local = local;
-        op.remoteAddress = remoteAddress;
-        op.remoteKey = remoteKey;
-        op.length = local.byteSize();
-        op.withImmediate = withImmediate;
-        op.immediate = immediate;
-        op.wrId = wrId;
-        enqueue(endpoint, op);
-        pump(endpoint);
-        return PostStatus.OK;
+        return cmaEnabled
+                ? cmaOps.write(endpoint, local, gather, remoteAddress, remoteKey, withImmediate,
+                        immediate, wrId)
+                : emulated.write(endpoint, local, gather, remoteAddress, remoteKey, withImmediate,
+                        immediate, wrId);
     }
 
-    int read(ShmEndpoint endpoint, MemorySegment local, long remoteAddress, long remoteKey,
-             long wrId) {
-        requireNative(local);
-        if (cmaEnabled) {
-            if (reservedCompletions == completions.length) {
+    int read(ShmEndpoint endpoint, MemorySegment local, IoVector scatter, long remoteAddress,
+             long remoteKey, long wrId) {
+        if (scatter == null) {
+            requireNative(local);
+        } else {
+            requireNative(scatter, capabilities.get().maxIov());
+        }
+        return cmaEnabled
+                ? cmaOps.read(endpoint, local, scatter, remoteAddress, remoteKey, wrId)
+                : emulated.read(endpoint, local, scatter, remoteAddress, remoteKey, wrId);
+    }
+
+    int postList(ShmEndpoint endpoint, WorkList list, int from) {
+        return cmaEnabled ? cmaOps.postList(endpoint, list, from) : list.postEach(endpoint, from);
+    }
+
+    int atomic(ShmEndpoint endpoint, MemorySegment result, int opcode, long remoteAddress,
+               long remoteKey, long operand, long swap, long wrId) {
+        requireNative(result);
+        if (result.byteSize() < 8) {
+            throw new IllegalArgumentException("an atomic's result needs 8 bytes, not " + result);
+        }
+        if (RemoteKeys.shared(remoteKey)) {
+            if (!completions.reserve(1)) {
                 return endpoint.retry();
             }
-            int e = cma.read(endpoint.pid, local, remoteAddress);
-            if (e != 0) {
-                return cmaFailed(endpoint, e, "process_vm_readv", remoteAddress, local.byteSize());
+            int status = !endpoint.keys.allows(remoteKey, remoteAddress, 8, Access.REMOTE_ATOMIC)
+                    ? CompletionStatus.REMOTE_ACCESS_ERROR : ShmAtomics.checkAlignment(remoteAddress);
+            if (status != CompletionStatus.OK || segments.applyAtomic(endpoint.peer(),
+                    remoteAddress, opcode, operand, swap, result)) {
+                completions.complete(wrId, status);
+                return PostStatus.OK;
             }
-            reservedCompletions++;
-            completeLocally(wrId);
-            return PostStatus.OK;
+            completions.unreserve(1); // not attached here: the target applies it
         }
-        RdmaOp op = takeOp();
-        if (op == null) {
-            return endpoint.retry();
-        }
-        op.kind = RdmaOp.READ;
-        op.local = local;
-        op.remoteAddress = remoteAddress;
-        op.remoteKey = remoteKey;
-        op.length = local.byteSize();
-        op.wrId = wrId;
-        enqueue(endpoint, op);
-        pump(endpoint);
-        return PostStatus.OK;
+        return emulated.atomic(endpoint, result, opcode, remoteAddress, remoteKey, operand, swap,
+                wrId);
+    }
+
+    int flush(ShmEndpoint endpoint, long wrId) {
+        return emulated.flush(endpoint, wrId);
+    }
+
+    /** Posts what the endpoint owes its peer; true when nothing is left. */
+    boolean pump(ShmEndpoint endpoint) {
+        return emulated.pump(endpoint);
     }
 
     private static void requireNative(MemorySegment local) {
@@ -443,177 +391,13 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    private int cmaFailed(ShmEndpoint endpoint, int errno, String call, long address, long length) {
-        if (errno == LinuxSyscalls.ESRCH) {
-            reportFailure(endpoint.peer(), "process " + endpoint.pid + " of rank " + endpoint.peer()
-                    + " is gone (" + call + ": " + LinuxSyscalls.describe(errno) + ")");
-            return PostStatus.OK;
+    private static void requireNative(IoVector list, int maxIov) {
+        if (list.count() > maxIov) {
+            throw new IllegalArgumentException("list of " + list.count() + " entries exceeds maxIov "
+                    + maxIov);
         }
-        throw new IllegalStateException(call + " of " + length + " bytes at 0x"
-                + Long.toHexString(address) + " in rank " + endpoint.peer() + " failed: "
-                + LinuxSyscalls.describe(errno));
-    }
-
-    private void completeLocally(long wrId) {
-        completions[(completionHead + completionCount) % completions.length] = wrId;
-        completionCount++;
-    }
-
-    private boolean postImmediate(ShmEndpoint endpoint, int immediate) {
-        MpscRing ring = endpoint.ring;
-        long offset = ring.claim(HEADER_LENGTH);
-        if (offset == MpscRing.FULL) {
-            return false;
-        }
-        ring.buffer().set(ValueLayout.JAVA_INT, offset + AUX_OFFSET, immediate);
-        ring.commit(offset, RecordDescriptor.TYPE_IMMEDIATE, rank, HEADER_LENGTH);
-        return true;
-    }
-
-    // ------------------------------------------------------------------ backlog
-
-    private RdmaOp takeOp() {
-        if (freeOpCount == 0) {
-            return null;
-        }
-        return ops[freeOpIds[--freeOpCount]];
-    }
-
-    private void releaseOp(RdmaOp op) {
-        op.clear();
-        if (op.id >= 0) {
-            freeOpIds[freeOpCount++] = op.id;
-        } else {
-            op.next = spareOps;
-            spareOps = op;
-        }
-    }
-
-    private RdmaOp spareOp() {
-        RdmaOp op = spareOps;
-        if (op == null) {
-            return new RdmaOp(-1);
-        }
-        spareOps = op.next;
-        op.next = null;
-        return op;
-    }
-
-    private void enqueue(ShmEndpoint endpoint, RdmaOp op) {
-        endpoint.enqueue(op);
-        if (!endpoint.pumping) {
-            endpoint.pumping = true;
-            pumpList[pumpCount++] = endpoint;
-        }
-    }
-
-    /** Posts what the endpoint owes its peer, in order, while the peer's inbox has room. */
-    boolean pump(ShmEndpoint endpoint) {
-        while (endpoint.backlogHead != null) {
-            RdmaOp op = endpoint.backlogHead;
-            if (!advance(endpoint, op)) {
-                return false;
-            }
-            endpoint.dequeue();
-            switch (op.kind) {
-                case RdmaOp.WRITE, RdmaOp.READ -> {
-                    // stays in the id table until the ACK or the last chunk arrives
-                }
-                default -> releaseOp(op);
-            }
-        }
-        return true;
-    }
-
-    private int pumpAll() {
-        int work = 0;
-        for (int i = 0; i < pumpCount; ) {
-            ShmEndpoint endpoint = pumpList[i];
-            if (endpoint.backlogHead != null) {
-                pump(endpoint);
-            }
-            if (endpoint.backlogHead == null) {
-                endpoint.pumping = false;
-                pumpList[i] = pumpList[--pumpCount];
-                pumpList[pumpCount] = null;
-                work++;
-            } else {
-                i++;
-            }
-        }
-        return work;
-    }
-
-    /** Posts as much of {@code op} as fits; true when all of it went out. */
-    private boolean advance(ShmEndpoint endpoint, RdmaOp op) {
-        final MpscRing ring = endpoint.ring;
-        final MemorySegment buffer = ring.buffer();
-        switch (op.kind) {
-            case RdmaOp.WRITE, RdmaOp.READ_RESPONSE -> {
-                final boolean write = op.kind == RdmaOp.WRITE;
-                do {
-                    final int n = (int) Math.min(op.length - op.offset, chunkLength);
-                    final int recordLength = HEADER_LENGTH + OP_HEADER_LENGTH + n;
-                    final long record = ring.claim(recordLength);
-                    if (record == MpscRing.FULL) {
-                        return false;
-                    }
-                    final long body = record + HEADER_LENGTH;
-                    final boolean last = op.offset + n == op.length;
-                    int flags = last ? FLAG_LAST : 0;
-                    if (write) {
-                        buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_ADDRESS_OFFSET,
-                                op.remoteAddress + op.offset);
-                        buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET, op.remoteKey);
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_WRITE_ID_OFFSET, op.id);
-                        if (last && op.withImmediate) {
-                            flags |= FLAG_IMMEDIATE;
-                            buffer.set(ValueLayout.JAVA_INT, record + AUX_OFFSET, op.immediate);
-                        }
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_WRITE_FLAGS_OFFSET, flags);
-                    } else {
-                        buffer.set(ValueLayout.JAVA_LONG, body + OP_CHUNK_OFFSET_OFFSET, op.offset);
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_CHUNK_ID_OFFSET, op.peerOpId);
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_CHUNK_FLAGS_OFFSET, flags);
-                    }
-                    MemorySegment.copy(op.local, op.offset, buffer, body + OP_HEADER_LENGTH, n);
-                    ring.commit(record, write ? RecordDescriptor.TYPE_WRITE_CHUNK
-                            : RecordDescriptor.TYPE_READ_CHUNK, rank, recordLength);
-                    op.offset += n;
-                } while (op.offset < op.length);
-                return true;
-            }
-            case RdmaOp.READ -> {
-                final int recordLength = HEADER_LENGTH + OP_HEADER_LENGTH;
-                final long record = ring.claim(recordLength);
-                if (record == MpscRing.FULL) {
-                    return false;
-                }
-                final long body = record + HEADER_LENGTH;
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_ADDRESS_OFFSET, op.remoteAddress);
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET, op.remoteKey);
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_READ_LENGTH_OFFSET, op.length);
-                buffer.set(ValueLayout.JAVA_INT, body + OP_READ_ID_OFFSET, op.id);
-                ring.commit(record, RecordDescriptor.TYPE_READ_REQUEST, rank, recordLength);
-                return true;
-            }
-            case RdmaOp.WRITE_ACK -> {
-                final long record = ring.claim(HEADER_LENGTH);
-                if (record == MpscRing.FULL) {
-                    return false;
-                }
-                buffer.set(ValueLayout.JAVA_INT, record + AUX_OFFSET, op.peerOpId);
-                ring.commit(record, RecordDescriptor.TYPE_WRITE_ACK, rank, HEADER_LENGTH);
-                return true;
-            }
-            case RdmaOp.IMMEDIATE -> {
-                if (!postImmediate(endpoint, op.immediate)) {
-                    return false;
-                }
-                completeLocally(op.wrId);
-                return true;
-            }
-            default -> throw new IllegalStateException("unknown operation kind " + op.kind);
+        if (!list.allNative()) {
+            throw new IllegalArgumentException("RDMA needs registered native memory in every entry");
         }
     }
 
@@ -627,14 +411,14 @@ public final class ShmTransport implements Transport {
         inProgress = true;
         try {
             int work = 0;
-            if (completionCount > 0) {
-                work += deliverCompletions();
+            if (completions.pending()) {
+                work += completions.deliver(handler);
             }
             if (inbox != null) {
                 work += drainInbox();
             }
-            if (pumpCount > 0) {
-                work += pumpAll();
+            if (emulated.pumping()) {
+                work += emulated.pumpAll();
             }
             if (work == 0 && --idlePassesBeforeClock <= 0) {
                 idlePassesBeforeClock = IDLE_PASSES_PER_CLOCK;
@@ -667,7 +451,7 @@ public final class ShmTransport implements Transport {
     private final WaitSource waitSource = new WaitSource() {
         @Override
         public boolean arm() {
-            return !closed && pumpCount == 0 && completionCount == 0 && !failuresPending;
+            return !closed && !emulated.pumping() && !completions.pending() && !failuresPending;
         }
 
         @Override
@@ -685,18 +469,6 @@ public final class ShmTransport implements Transport {
         }
     };
 
-    private int deliverCompletions() {
-        int n = 0;
-        while (completionCount > 0) {
-            final long wrId = completions[completionHead];
-            completionHead = (completionHead + 1) % completions.length;
-            completionCount--;
-            reservedCompletions--;
-            n++;
-            handler.onComplete(wrId);
-        }
-        return n;
-    }
 
     private int drainInbox() {
         final MpscRing ring = inbox;
@@ -716,7 +488,7 @@ public final class ShmTransport implements Transport {
                             buffer, record + HEADER_LENGTH, length - HEADER_LENGTH);
                     case RecordDescriptor.TYPE_IMMEDIATE -> handler.onImmediate(source,
                             buffer.get(ValueLayout.JAVA_INT, record + AUX_OFFSET));
-                    default -> onRdmaRecord(type, source, buffer, record, length);
+                    default -> emulated.onRecord(type, source, buffer, record, length);
                 }
             } finally {
                 ring.release(record, length);
@@ -726,96 +498,6 @@ public final class ShmTransport implements Transport {
         return n;
     }
 
-    private void onRdmaRecord(int type, int source, MemorySegment buffer, long record, int length) {
-        final long body = record + HEADER_LENGTH;
-        final long data = body + OP_HEADER_LENGTH;
-        final int dataLength = length - HEADER_LENGTH - OP_HEADER_LENGTH;
-        switch (type) {
-            case RecordDescriptor.TYPE_WRITE_CHUNK -> {
-                final long address = buffer.get(ValueLayout.JAVA_LONG, body + OP_REMOTE_ADDRESS_OFFSET);
-                final long key = buffer.get(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET);
-                final int flags = buffer.get(ValueLayout.JAVA_INT, body + OP_WRITE_FLAGS_OFFSET);
-                final MemorySegment target = resolve(source, key, address, dataLength, "write");
-                copyInOrder(buffer, data, target, dataLength);
-                if ((flags & FLAG_LAST) != 0) {
-                    if ((flags & FLAG_IMMEDIATE) != 0) {
-                        handler.onImmediate(source, buffer.get(ValueLayout.JAVA_INT, record + AUX_OFFSET));
-                    }
-                    RdmaOp ack = spareOp();
-                    ack.kind = RdmaOp.WRITE_ACK;
-                    ack.peerOpId = buffer.get(ValueLayout.JAVA_INT, body + OP_WRITE_ID_OFFSET);
-                    ShmEndpoint endpoint = endpointFor(source);
-                    enqueue(endpoint, ack);
-                    pump(endpoint);
-                }
-            }
-            case RecordDescriptor.TYPE_WRITE_ACK -> {
-                final RdmaOp op = initiatorOp(buffer.get(ValueLayout.JAVA_INT, record + AUX_OFFSET),
-                        RdmaOp.WRITE, source);
-                final long wrId = op.wrId;
-                releaseOp(op);
-                handler.onComplete(wrId);
-            }
-            case RecordDescriptor.TYPE_READ_REQUEST -> {
-                final long address = buffer.get(ValueLayout.JAVA_LONG, body + OP_REMOTE_ADDRESS_OFFSET);
-                final long key = buffer.get(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET);
-                final long readLength = buffer.get(ValueLayout.JAVA_LONG, body + OP_READ_LENGTH_OFFSET);
-                RdmaOp response = spareOp();
-                response.kind = RdmaOp.READ_RESPONSE;
-                response.local = resolve(source, key, address, readLength, "read");
-                response.length = readLength;
-                response.peerOpId = buffer.get(ValueLayout.JAVA_INT, body + OP_READ_ID_OFFSET);
-                ShmEndpoint endpoint = endpointFor(source);
-                enqueue(endpoint, response);
-                pump(endpoint);
-            }
-            case RecordDescriptor.TYPE_READ_CHUNK -> {
-                final RdmaOp op = initiatorOp(buffer.get(ValueLayout.JAVA_INT, body + OP_CHUNK_ID_OFFSET),
-                        RdmaOp.READ, source);
-                final long offset = buffer.get(ValueLayout.JAVA_LONG, body + OP_CHUNK_OFFSET_OFFSET);
-                final int flags = buffer.get(ValueLayout.JAVA_INT, body + OP_CHUNK_FLAGS_OFFSET);
-                MemorySegment.copy(buffer, data, op.local, offset, dataLength);
-                op.offset += dataLength;
-                if ((flags & FLAG_LAST) != 0) {
-                    if (op.offset != op.length) {
-                        throw new IllegalStateException("emulated read from rank " + source
-                                + " delivered " + op.offset + " of " + op.length + " bytes");
-                    }
-                    final long wrId = op.wrId;
-                    releaseOp(op);
-                    handler.onComplete(wrId);
-                }
-            }
-            default -> throw new IllegalStateException("unknown record type " + type + " from rank "
-                    + source + " in the inbox of rank " + rank);
-        }
-    }
-
-    private MemorySegment resolve(int source, long key, long address, long length, String what) {
-        MemorySegment target = registrations.resolve(key, address, length);
-        if (target == null) {
-            throw new IllegalStateException("rank " + source + " tried to " + what + " " + length
-                    + " bytes at 0x" + Long.toHexString(address) + " with key 0x" + Long.toHexString(key)
-                    + ", which rank " + rank + " has not registered");
-        }
-        return target;
-    }
-
-    private RdmaOp initiatorOp(int id, int kind, int source) {
-        if (id < 0 || id >= ops.length || ops[id].kind != kind) {
-            throw new IllegalStateException("rank " + source + " answered unknown operation " + id);
-        }
-        return ops[id];
-    }
-
-    /** Copies all but the last byte, then the last byte with release: IN_ORDER_PLACEMENT. */
-    private static void copyInOrder(MemorySegment from, long fromOffset, MemorySegment to, int length) {
-        if (length == 0) {
-            return;
-        }
-        MemorySegment.copy(from, fromOffset, to, 0, length - 1);
-        BYTE.setRelease(to, (long) length - 1, from.get(ValueLayout.JAVA_BYTE, fromOffset + length - 1));
-    }
 
     // ------------------------------------------------------------------ liveness
 
@@ -842,7 +524,7 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    private void reportFailure(int peer, String reason) {
+    void reportFailure(int peer, String reason) {
         if (!failed[peer]) {
             failed[peer] = true;
             failureReasons[peer] = reason;
@@ -872,6 +554,7 @@ public final class ShmTransport implements Transport {
             return;
         }
         closed = true;
+        segments.closeAll();
         try {
             Files.deleteIfExists(inboxPath);
         } catch (IOException ignored) {

@@ -1,0 +1,174 @@
+package org.verbatim.transport.shm;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The file-descriptor calls of the shared segments and the eventfd doorbells, bound like
+ * {@link LinuxSyscalls} (errno captured, read only on failure): open, close, ftruncate, eventfd,
+ * read, write, ppoll, and pidfd_open/pidfd_getfd through {@code syscall} (glibc wraps them only
+ * from 2.36). None of them is on the eager data path: a producer writes an eventfd only when the
+ * inbox owner announced that it sleeps.
+ */
+@SuppressWarnings("restricted")
+final class FileDescriptors {
+    static final int O_RDWR = 2;
+    static final int O_CREAT = 0x40;
+    static final int O_EXCL = 0x80;
+    static final int O_CLOEXEC = 0x80000;
+    static final int EFD_CLOEXEC = 0x80000;
+    static final int EFD_NONBLOCK = 0x800;
+    static final int EAGAIN = 11;
+    static final short POLLIN = 1;
+    /** struct pollfd { int fd; short events; short revents; } */
+    static final long POLLFD_SIZE = 8;
+    /** pidfd_open and pidfd_getfd share their numbers on every architecture (after 424). */
+    private static final long SYS_PIDFD_OPEN = 434;
+    private static final long SYS_PIDFD_GETFD = 438;
+
+    private static final MethodHandle OPEN;
+    private static final MethodHandle CLOSE;
+    private static final MethodHandle FTRUNCATE;
+    private static final MethodHandle EVENTFD;
+    private static final MethodHandle READ;
+    private static final MethodHandle WRITE;
+    private static final MethodHandle PPOLL;
+    private static final MethodHandle SYSCALL2;
+    private static final MethodHandle SYSCALL3;
+
+    static {
+        Linker linker = Linker.nativeLinker();
+        Linker.Option errno = Linker.Option.captureCallState("errno");
+        var lookup = linker.defaultLookup();
+        OPEN = linker.downcallHandle(lookup.findOrThrow("open"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), errno,
+                Linker.Option.firstVariadicArg(2));
+        CLOSE = linker.downcallHandle(lookup.findOrThrow("close"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
+        FTRUNCATE = linker.downcallHandle(lookup.findOrThrow("ftruncate"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), errno);
+        EVENTFD = linker.downcallHandle(lookup.findOrThrow("eventfd"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), errno);
+        READ = linker.downcallHandle(lookup.findOrThrow("read"),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
+        WRITE = linker.downcallHandle(lookup.findOrThrow("write"),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
+        PPOLL = linker.downcallHandle(lookup.findOrThrow("ppoll"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), errno);
+        SYSCALL2 = linker.downcallHandle(lookup.findOrThrow("syscall"),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT), errno,
+                Linker.Option.firstVariadicArg(1));
+        SYSCALL3 = linker.downcallHandle(lookup.findOrThrow("syscall"),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT), errno,
+                Linker.Option.firstVariadicArg(1));
+    }
+
+    private FileDescriptors() {
+    }
+
+    /** open(path, flags, mode); the descriptor or -1. */
+    static int open(MemorySegment errno, String path, int flags, int mode) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) OPEN.invokeExact(errno, arena.allocateFrom(path), flags, mode);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    static int close(MemorySegment errno, int fd) {
+        try {
+            return (int) CLOSE.invokeExact(errno, fd);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    static int ftruncate(MemorySegment errno, int fd, long length) {
+        try {
+            return (int) FTRUNCATE.invokeExact(errno, fd, length);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    static int eventfd(MemorySegment errno, int initial, int flags) {
+        try {
+            return (int) EVENTFD.invokeExact(errno, initial, flags);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    static long read(MemorySegment errno, int fd, MemorySegment buffer, long length) {
+        try {
+            return (long) READ.invokeExact(errno, fd, buffer, length);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    static long write(MemorySegment errno, int fd, MemorySegment buffer, long length) {
+        try {
+            return (long) WRITE.invokeExact(errno, fd, buffer, length);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    /** ppoll(fds, count, timeout, NULL); the number of ready descriptors, 0 on timeout, or -1. */
+    static int ppoll(MemorySegment errno, MemorySegment fds, long count, MemorySegment timespec) {
+        try {
+            return (int) PPOLL.invokeExact(errno, fds, count, timespec, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    /** pidfd_open(pid, 0): a descriptor for the process, or -1. */
+    static int pidfdOpen(MemorySegment errno, int pid) {
+        try {
+            return (int) (long) SYSCALL2.invokeExact(errno, SYS_PIDFD_OPEN, pid, 0);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    /** pidfd_getfd(pidfd, targetfd, 0): a duplicate of the process's descriptor, or -1. */
+    static int pidfdGetfd(MemorySegment errno, int pidfd, int targetFd) {
+        try {
+            return (int) (long) SYSCALL3.invokeExact(errno, SYS_PIDFD_GETFD, pidfd, targetFd, 0);
+        } catch (Throwable t) {
+            throw LinuxSyscalls.rethrow(t);
+        }
+    }
+
+    /**
+     * A duplicate of descriptor {@code fd} of process {@code pid} (pidfd_open + pidfd_getfd,
+     * which needs the right to ptrace it), or -errno.
+     */
+    static int fetch(MemorySegment errno, int pid, int fd) {
+        final int pidfd = pidfdOpen(errno, pid);
+        if (pidfd < 0) {
+            return -LinuxSyscalls.errno(errno);
+        }
+        try {
+            final int copy = pidfdGetfd(errno, pidfd, fd);
+            return copy < 0 ? -LinuxSyscalls.errno(errno) : copy;
+        } finally {
+            close(errno, pidfd);
+        }
+    }
+
+    static void setPollfd(MemorySegment fds, int index, int fd, short events) {
+        fds.set(JAVA_INT, index * POLLFD_SIZE, fd);
+        fds.set(java.lang.foreign.ValueLayout.JAVA_SHORT, index * POLLFD_SIZE + 4, events);
+        fds.set(java.lang.foreign.ValueLayout.JAVA_SHORT, index * POLLFD_SIZE + 6, (short) 0);
+    }
+}
