@@ -28,6 +28,9 @@ final class OutstandingRequests {
     private final int[] buffers;
     private final byte[] kinds;
     private final MemoryRegistration[] holds;
+    /** Whether a request occupies one of the queue pair's RDMA read / atomic slots. */
+    private final boolean[] reads;
+    private int readsOutstanding;
     private long head;
     private long tail;
 
@@ -41,6 +44,12 @@ final class OutstandingRequests {
         this.buffers = new int[depth];
         this.kinds = new byte[depth];
         this.holds = new MemoryRegistration[depth];
+        this.reads = new boolean[depth];
+    }
+
+    /** RDMA reads, atomics and flushes posted and not yet retired. */
+    int readsOutstanding() {
+        return readsOutstanding;
     }
 
     /** The sequence number the next posted request gets. */
@@ -64,7 +73,16 @@ final class OutstandingRequests {
      * {@code hold} (a registration made for it, closed when it completes) or null.
      */
     void record(long seq, byte kind, int buffer, long userId, MemoryRegistration hold) {
+        record(seq, kind, buffer, userId, hold, false);
+    }
+
+    /** {@link #record}, for a request that is an RDMA read or atomic when {@code read}. */
+    void record(long seq, byte kind, int buffer, long userId, MemoryRegistration hold, boolean read) {
         int i = (int) (seq & (depth - 1));
+        reads[i] = read;
+        if (read) {
+            readsOutstanding++;
+        }
         kinds[i] = buffer < 0 && kind == BUFFER ? NONE : kind;
         buffers[i] = buffer;
         userIds[i] = userId;
@@ -87,6 +105,10 @@ final class OutstandingRequests {
             int st = tail == seq ? status : CompletionStatus.OK;
             tail++;
             byte kind = kinds[i];
+            if (reads[i]) {
+                reads[i] = false;
+                readsOutstanding--;
+            }
             if (kind == BUFFER) {
                 sendBuffers.give(buffers[i]);
             }

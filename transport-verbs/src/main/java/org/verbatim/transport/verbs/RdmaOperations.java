@@ -52,6 +52,10 @@ final class RdmaOperations {
             return ep.refused();
         }
         boolean withImmediate = opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+        boolean read = opcode == IBV_WR_RDMA_READ;
+        if (read && !ep.mayRead()) {
+            return ep.retry();
+        }
         if (withImmediate && !ep.takeReceiveCredit()) {
             return ep.retry();
         }
@@ -66,7 +70,7 @@ final class RdmaOperations {
             }
             return t.postFailed(ep, rc);
         }
-        ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true);
+        ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true, read);
         return PostStatus.OK;
     }
 
@@ -115,10 +119,13 @@ final class RdmaOperations {
             return ep.refused();
         }
         boolean withImmediate = opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+        boolean read = opcode == IBV_WR_RDMA_READ;
+        if (read && !ep.mayRead()) {
+            return ep.retry();
+        }
         if (withImmediate && !ep.takeReceiveCredit()) {
             return ep.retry();
         }
-        boolean read = opcode == IBV_WR_RDMA_READ;
         boolean inline = !read && total <= t.maxInline;
         int needed = read ? Access.LOCAL_WRITE : 0;
         MemoryRegistration held = null;
@@ -154,7 +161,7 @@ final class RdmaOperations {
             }
             return t.postFailed(ep, rc);
         }
-        ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true);
+        ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true, read);
         return PostStatus.OK;
     }
 
@@ -173,6 +180,7 @@ final class RdmaOperations {
             return 0;
         }
         int k = 0;
+        int readsFree = t.capabilities().readsInFlight() - ep.requests.readsOutstanding();
         long seq0 = ep.requests.next();
         while (k < want && ep.requests.room(k + 1)) {
             int i = from + k;
@@ -183,6 +191,12 @@ final class RdmaOperations {
                 case WorkList.READ -> IBV_WR_RDMA_READ;
                 default -> throw new IllegalStateException("unknown work request kind " + kind);
             };
+            if (opcode == IBV_WR_RDMA_READ) {
+                if (readsFree == 0) {
+                    break;
+                }
+                readsFree--;
+            }
             if (opcode == IBV_WR_RDMA_WRITE_WITH_IMM && !ep.takeReceiveCredit()) {
                 break;
             }
@@ -217,7 +231,8 @@ final class RdmaOperations {
             t.postFailed(ep, rc);
         }
         for (int j = 0; j < posted; j++) {
-            ep.record(seq0 + j, OutstandingRequests.USER, -1, chainIds[j], chainHolds[j], true);
+            ep.record(seq0 + j, OutstandingRequests.USER, -1, chainIds[j], chainHolds[j], true,
+                    list.kind(from + j) == WorkList.READ);
         }
         for (int j = 0; j < k; j++) {
             chainHolds[j] = null;
@@ -237,6 +252,9 @@ final class RdmaOperations {
         }
         if (!ep.mayPost(1)) {
             return ep.refused();
+        }
+        if (!ep.mayRead()) {
+            return ep.retry();
         }
         if ((remoteAddress & 7) != 0) {
             // Verbs atomics need a naturally aligned word; the device would put the queue pair in
@@ -259,7 +277,7 @@ final class RdmaOperations {
             release(held);
             return t.postFailed(ep, rc);
         }
-        ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true);
+        ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true, true);
         return PostStatus.OK;
     }
 
@@ -272,13 +290,16 @@ final class RdmaOperations {
         if (!ep.mayPost(1)) {
             return ep.refused();
         }
+        if (!ep.mayRead()) {
+            return ep.retry();
+        }
         long seq = ep.requests.next();
         one.operation(seq, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED).entries(0).remote(0, 0);
         int rc = ep.qp.post(one);
         if (rc != 0) {
             return t.postFailed(ep, rc);
         }
-        ep.record(seq, OutstandingRequests.USER, -1, wrId, null, true);
+        ep.record(seq, OutstandingRequests.USER, -1, wrId, null, true, true);
         return PostStatus.OK;
     }
 

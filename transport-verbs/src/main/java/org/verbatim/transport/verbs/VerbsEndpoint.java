@@ -46,6 +46,8 @@ public final class VerbsEndpoint implements Endpoint {
     /** Recovering, and waiting for every posted request to come back flushed. */
     boolean draining;
     long drainGrace;
+    /** The drain's marker request is posted (see {@link #postMarker}). */
+    boolean markerPosted;
     long drainDeadline;
     /** Why the queue pair went to error last (for messages). */
     String error;
@@ -294,7 +296,13 @@ public final class VerbsEndpoint implements Endpoint {
      * unsignalled request waits for a later signalled one.
      */
     void record(long seq, byte kind, int buffer, long userId, MemoryRegistration hold, boolean signalled) {
-        requests.record(seq, kind, buffer, userId, hold);
+        record(seq, kind, buffer, userId, hold, signalled, false);
+    }
+
+    /** {@link #record} of an RDMA read, atomic or flush ({@code read}), which takes a read slot. */
+    void record(long seq, byte kind, int buffer, long userId, MemoryRegistration hold, boolean signalled,
+                boolean read) {
+        requests.record(seq, kind, buffer, userId, hold, read);
         unsignalled = signalled ? 0 : unsignalled + 1;
         if (signalled) {
             t.signalledOutstanding++;
@@ -348,6 +356,15 @@ public final class VerbsEndpoint implements Endpoint {
     /** Whether a one-sided post may go out now ({@code n} requests). */
     boolean mayPost(int n) {
         return !blocked && requests.room(n);
+    }
+
+    /**
+     * Whether one more RDMA read, atomic or flush may be outstanding: the advertised
+     * {@code readsInFlight} is a bound the endpoint keeps (a protocol may rely on a short post),
+     * not a hint the device's queue would absorb.
+     */
+    boolean mayRead() {
+        return requests.readsOutstanding() < t.capabilities().readsInFlight();
     }
 
     /** The send/receive credits (ardma-sr) for a write with immediate, which consumes a receive. */

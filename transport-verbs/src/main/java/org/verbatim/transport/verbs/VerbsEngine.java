@@ -195,8 +195,11 @@ public final class VerbsEngine implements AutoCloseable {
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
         this.registrations = new RegistrationCache(this::pin, options.regCacheSize());
         EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
-                Capability.WRITE_WITH_IMMEDIATE, Capability.WRITE_GATHER, Capability.READ_SCATTER,
-                Capability.LIST_POST, Capability.FLUSH);
+                Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
+        if (maxIov >= 2) {
+            flags.add(Capability.WRITE_GATHER);
+            flags.add(Capability.READ_SCATTER);
+        }
         if (inOrderPlacement) {
             flags.add(Capability.IN_ORDER_PLACEMENT);
         }
@@ -343,7 +346,7 @@ public final class VerbsEngine implements AutoCloseable {
                     + "ERROR to recover it: " + e.getMessage());
             return;
         }
-        ep.postMarker();
+        ep.markerPosted = ep.postMarker();
         long now = System.nanoTime();
         ep.drainGrace = now + DRAIN_GRACE_NANOS;
         ep.drainDeadline = now + DRAIN_LIMIT_NANOS;
@@ -383,6 +386,11 @@ public final class VerbsEngine implements AutoCloseable {
         for (VerbsEndpoint ep : endpoints) {
             if (ep == null || !ep.draining) {
                 continue;
+            }
+            if (!ep.markerPosted && ep.requests.outstanding() > 0 && now - ep.drainGrace > 0) {
+                // The device refused the marker: requests without a flushed completion by now
+                // completed before the error (unsignalled ones leave none).
+                ep.requests.retire(ep.requests.next() - 1, CompletionStatus.OK, sendBuffers, handler);
             }
             boolean sendsBack = ep.requests.outstanding() == 0;
             // Posted receives come back flushed too; if some do not within the grace period, the
