@@ -1,5 +1,8 @@
 package org.verbatim.transport.verbs;
 
+import java.util.List;
+import org.verbatim.spi.ProfileCounter;
+
 /**
  * The memory-scalability paper's counters of a verbs transport. Plain fields: they are written
  * under the runtime's progress lock (the SRQ event count by the async-event thread, hence
@@ -97,5 +100,40 @@ public final class VerbsCounters {
     /** Sends refused with RETRY (no credit, buffer or queue slot). */
     public long retries() {
         return retries;
+    }
+
+    /** The profiler counters (verbatim.core.profile), with the registration cache's. */
+    List<ProfileCounter> profileCounters(Registrations registrations) {
+        return List.of(
+                ProfileCounter.sumAndMax("communication memory", "KiB", communicationMemory >> 10),
+                ProfileCounter.sumAndMax("peak communication memory", "KiB", peakCommunicationMemory >> 10),
+                ProfileCounter.sumAndMax("queue pairs", "", queuePairs),
+                ProfileCounter.sum("connection requests", connectRequests),
+                ProfileCounter.sum("connection resends", connectResends),
+                ProfileCounter.sumAndMax("fast-path peers", "", fastPathPeers),
+                ProfileCounter.sum("SRQ low-watermark events", srqLimitEvents),
+                ProfileCounter.max("SRQ buffers", srqBuffers),
+                ProfileCounter.sum("sent", messagesSent),
+                ProfileCounter.sum("received", messagesReceived),
+                ProfileCounter.sum("received on the fast path", fastPathMessagesReceived),
+                ProfileCounter.sum("retries", retries),
+                ProfileCounter.sum("registration cache hits", registrations.hits()),
+                ProfileCounter.sum("misses", registrations.misses()),
+                ProfileCounter.sum("evictions", registrations.evictions()),
+                ProfileCounter.sum("invalidations", registrations.invalidations()));
+    }
+
+    /** The counters in one line (tests and logs), as {@code [verbatim <name>] rank ...}. */
+    String line(String name, int rank, String where, EagerChannel channel, Registrations registrations) {
+        return String.format("[verbatim %s] rank %d on %s: channel %s, communication memory %d KiB (peak %d KiB),"
+                        + " queue pairs %d (connection requests %d, resends %d), fast-path peers %d, SRQ low-watermark events %d, SRQ buffers %d, sent %d,"
+                        + " received %d (fast path %d), credit messages %d, retries %d, registration cache hits %d misses %d"
+                        + " evictions %d invalidations %d",
+                name, rank, where, channel.configName(), communicationMemory >> 10,
+                peakCommunicationMemory >> 10, queuePairs, connectRequests,
+                connectResends, fastPathPeers, srqLimitEvents,
+                srqBuffers, messagesSent, messagesReceived,
+                fastPathMessagesReceived, creditMessages, retries, registrations.hits(),
+                registrations.misses(), registrations.evictions(), registrations.invalidations());
     }
 }

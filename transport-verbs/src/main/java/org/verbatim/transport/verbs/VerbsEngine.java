@@ -4,24 +4,19 @@ import static org.verbatim.verbs.raw.verbs_h_constants.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.spi.Access;
-import org.verbatim.spi.AtomicOp;
 import org.verbatim.spi.Capabilities;
 import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
-import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.MemoryRegistration;
-import org.verbatim.spi.OperationLimits;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.spi.ProfileCounter;
 import org.verbatim.verbs.CompletionQueue;
 import org.verbatim.verbs.Context;
-import org.verbatim.verbs.MemoryRegion;
 import org.verbatim.verbs.ProtectionDomain;
 import org.verbatim.verbs.QueuePair;
 import org.verbatim.verbs.QueuePairConfig;
@@ -84,17 +79,15 @@ public final class VerbsEngine implements AutoCloseable {
     private final int readsIn;
     final String where;
     /** Completions decided without the device (a misaligned atomic), delivered at the next progress. */
-    private long[] lateIds = new long[4];
-    private int[] lateStatuses = new int[4];
-    private int lateCount;
+    private final LateCompletions late;
 
     private final Context context;
-    private final int rank;
+    final int rank;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
-    private final SharedReceiveQueue srq;
-    private final ReceiveBuffers receiveBuffers;
-    private final VerbsEndpoint[] endpoints;
+    final SharedReceiveQueue srq;
+    final ReceiveBuffers receiveBuffers;
+    final VerbsEndpoint[] endpoints;
     private final int[] qpnKeys;
     private final int[] qpnPeers;
     private int qpnCount;
@@ -103,12 +96,7 @@ public final class VerbsEngine implements AutoCloseable {
     /** Gather entries asked for per send work request. */
     private final int qpSge;
     private Consumer<VerbsEndpoint> firstTraffic = ep -> { };
-    private Consumer<VerbsEndpoint> drained = ep -> { };
-    /** Endpoints waiting for their queue pair's outstanding requests to come back flushed. */
-    private int drainingCount;
-    /** After this long draining, posted receives that did not come back are taken as gone with the reset. */
-    private static final long DRAIN_GRACE_NANOS = 200_000_000L;
-    private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
+    private final EndpointRecovery recovery;
     private int progressCalls;
     /** Receive-CQ polls in a row that found nothing (see {@link #receivesDue}). */
     private int emptyReceivePolls;
@@ -122,10 +110,10 @@ public final class VerbsEngine implements AutoCloseable {
     private final int repostBatch;
     private final WorkCompletions sendWc;
     private final WorkCompletions recvWc;
-    private final RegistrationCache registrations;
+    private final Registrations registrations;
     private final Capabilities capabilities;
     private final AsyncEvents asyncEvents;
-    private boolean closed;
+    boolean closed;
 
     /**
      * Builds the data path on an open device.
@@ -150,6 +138,8 @@ public final class VerbsEngine implements AutoCloseable {
         this.context = context;
         this.options = options;
         this.handler = handler;
+        this.late = new LateCompletions(handler);
+        this.recovery = new EndpointRecovery(this);
         this.rank = rank;
         this.where = where;
         this.pd = context.allocateProtectionDomain();
@@ -193,30 +183,9 @@ public final class VerbsEngine implements AutoCloseable {
         }
         this.sendWc = new WorkCompletions(arena, POLL_BATCH);
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
-        this.registrations = new RegistrationCache(this::pin, options.regCacheSize());
-        EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
-                Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
-        if (maxIov >= 2) {
-            flags.add(Capability.WRITE_GATHER);
-            flags.add(Capability.READ_SCATTER);
-        }
-        if (inOrderPlacement) {
-            flags.add(Capability.IN_ORDER_PLACEMENT);
-        }
-        if (srq != null) {
-            flags.add(Capability.SHARED_RECEIVE_QUEUE);
-        }
-        EnumSet<AtomicOp> atomicOps = EnumSet.noneOf(AtomicOp.class);
-        if (atomics) {
-            flags.add(Capability.ATOMICS);
-            atomicOps.add(AtomicOp.FETCH_AND_ADD);
-            atomicOps.add(AtomicOp.COMPARE_AND_SWAP);
-        }
-        long maxMsg = 1L << 30;
-        this.capabilities = new Capabilities(flags,
-                new OperationLimits(maxInline, options.eagerSize(), 0, 2),
-                new OperationLimits(maxInline, 0, maxMsg, maxIov), new OperationLimits(0, 0, maxMsg, maxIov),
-                atomicOps, Math.min(readsOut, readsIn), maxListPost);
+        this.registrations = new Registrations(pd, atomics, options.regCacheSize());
+        this.capabilities = VerbsCapabilities.of(maxInline, options.eagerSize(), maxIov, atomics,
+                Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, srq != null);
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-verbs-async-" + rank);
     }
@@ -324,35 +293,11 @@ public final class VerbsEngine implements AutoCloseable {
     // ------------------------------------------------------------------ recovery
 
     /**
-     * Starts re-establishing {@code ep}'s connection: its queue pair goes to ERROR (if it is not
-     * there already), posts are refused with RETRY, and once every posted request has come back
-     * (one-sided operations CANCELLED) the drained listener ({@link #onDrained}) brings the queue
-     * pair back and reconnects it; {@link #reopen} and {@link #ready} finish. Called by the engine
-     * after an error completion that does not mean the peer is gone, and by the transport when the
-     * peer asks to reconnect. Eager or control messages flushed on the way are lost: then the
-     * peer is reported failed instead (MPI's order cannot survive a lost message).
+     * Starts re-establishing {@code ep}'s connection after its queue pair went to error (see
+     * {@link EndpointRecovery#recover}); the drained listener ({@link #onDrained}) continues.
      */
     public void recover(VerbsEndpoint ep) {
-        if (ep.failed || ep.recovering) {
-            return;
-        }
-        ep.recovering = true;
-        ep.connecting = true;
-        ep.blocked = true;
-        try {
-            ep.qp.toError();
-        } catch (RuntimeException e) {
-            failWith(ep, "ib: the queue pair to rank " + ep.peer + " on " + where + " could not be moved to "
-                    + "ERROR to recover it: " + e.getMessage());
-            return;
-        }
-        ep.markerPosted = ep.postMarker();
-        long now = System.nanoTime();
-        ep.drainGrace = now + DRAIN_GRACE_NANOS;
-        ep.drainDeadline = now + DRAIN_LIMIT_NANOS;
-        ep.draining = true;
-        drainingCount++;
-        LOG.debug("rank {}: re-establishing the connection to rank {} ({})", rank, ep.peer, ep.error);
+        recovery.recover(ep);
     }
 
     /** True while {@code ep} waits for its queue pair to drain. */
@@ -370,7 +315,7 @@ public final class VerbsEngine implements AutoCloseable {
      * it, brings it to INIT, calls {@link #reopen}, and connects it again.
      */
     public void onDrained(Consumer<VerbsEndpoint> listener) {
-        this.drained = listener;
+        recovery.drained = listener;
     }
 
     /** {@code ep}'s queue pair is at INIT again: posts its per-connection receive buffers anew. */
@@ -378,36 +323,6 @@ public final class VerbsEngine implements AutoCloseable {
         if (srq == null) {
             ep.receivesPosted = options.srBuffers() - receiveBuffers.postAll(ep.slab, null, ep.qp);
         }
-    }
-
-    private int drain() {
-        int work = 0;
-        long now = System.nanoTime();
-        for (VerbsEndpoint ep : endpoints) {
-            if (ep == null || !ep.draining) {
-                continue;
-            }
-            if (!ep.markerPosted && ep.requests.outstanding() > 0 && now - ep.drainGrace > 0) {
-                // The device refused the marker: requests without a flushed completion by now
-                // completed before the error (unsignalled ones leave none).
-                ep.requests.retire(ep.requests.next() - 1, CompletionStatus.OK, sendBuffers, handler);
-            }
-            boolean sendsBack = ep.requests.outstanding() == 0;
-            // Posted receives come back flushed too; if some do not within the grace period, the
-            // reset discards them without a completion.
-            boolean receivesBack = ep.receivesPosted == 0 || now - ep.drainGrace > 0;
-            if (sendsBack && receivesBack) {
-                ep.draining = false;
-                drainingCount--;
-                ep.receivesPosted = 0;
-                drained.accept(ep);
-                work++;
-            } else if (now - ep.drainDeadline > 0) {
-                failWith(ep, "ib: the queue pair to rank " + ep.peer + " on " + where + " did not drain within "
-                        + DRAIN_LIMIT_NANOS / 1_000_000_000L + " s of going to error (" + ep.error + ")");
-            }
-        }
-        return work;
     }
 
     /** The connection to {@code peer} could not be set up: the peer is reported failed. */
@@ -422,60 +337,18 @@ public final class VerbsEngine implements AutoCloseable {
     // ------------------------------------------------------------------ registration
 
     /**
-     * Registers native memory through the cache (see {@link RegistrationCache}) with the
-     * {@link Access} rights in {@code access} (mapped by {@link #ibvAccess}).
+     * Registers native memory through the cache (see {@link Registrations}) with the
+     * {@link Access} rights in {@code access}.
      */
     public MemoryRegistration register(MemorySegment segment, int access) {
         return registrations.register(segment, access);
     }
 
-    /**
-     * The {@code IBV_ACCESS_*} flags of {@link Access} rights: remote write and remote atomic
-     * also need local write (verbs refuses them without), and remote atomic is dropped on a
-     * device without atomics (nothing could use it there).
-     */
+    /** The {@code IBV_ACCESS_*} flags of {@link Access} rights on this device. */
     public int ibvAccess(int access) {
-        int flags = 0;
-        if ((access & (Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0) {
-            flags |= IBV_ACCESS_LOCAL_WRITE;
-        }
-        if ((access & Access.REMOTE_WRITE) != 0) {
-            flags |= IBV_ACCESS_REMOTE_WRITE;
-        }
-        if ((access & Access.REMOTE_READ) != 0) {
-            flags |= IBV_ACCESS_REMOTE_READ;
-        }
-        if ((access & Access.REMOTE_ATOMIC) != 0 && atomics) {
-            flags |= IBV_ACCESS_REMOTE_ATOMIC;
-        }
-        return flags;
+        return Registrations.ibvAccess(access, atomics);
     }
 
-    private RegistrationCache.Pinned pin(MemorySegment segment, int access) {
-        MemoryRegion mr = pd.register(segment, ibvAccess(access));
-        return new RegistrationCache.Pinned() {
-            @Override
-            public int lkey() {
-                return mr.lkey();
-            }
-
-            @Override
-            public int rkey() {
-                return mr.rkey();
-            }
-
-            @Override
-            public void unpin() {
-                mr.close();
-            }
-        };
-    }
-
-    int lkeyOrMinusOne(MemorySegment local) {
-        return registrations.lkey(local.address(), local.byteSize());
-    }
-
-    /** The lkey of registered memory covering {@code local} with the {@link Access} rights {@code needed}, or -1. */
     int lkeyOrMinusOne(MemorySegment local, int needed) {
         return registrations.lkey(local.address(), local.byteSize(), needed);
     }
@@ -486,8 +359,7 @@ public final class VerbsEngine implements AutoCloseable {
 
     /** Registration cache counters: hits, misses, evictions, invalidations, pinned bytes. */
     public long[] registrationCacheCounters() {
-        return new long[] {registrations.hits(), registrations.misses(), registrations.evictions(),
-                registrations.invalidations(), registrations.pinnedBytes()};
+        return registrations.counters();
     }
 
     // ------------------------------------------------------------------ state
@@ -515,11 +387,11 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public int progress() {
         int work = 0;
-        if (lateCount > 0) {
-            work += deliverLate();
+        if (late.pending()) {
+            work += late.deliver();
         }
-        if (drainingCount > 0) {
-            work += drain();
+        if (recovery.drainingCount > 0) {
+            work += recovery.drain(endpoints);
         }
         int calls = ++progressCalls;
         if (receivesDue(calls)) {
@@ -527,7 +399,7 @@ public final class VerbsEngine implements AutoCloseable {
             emptyReceivePolls = n > 0 ? 0 : Math.min(emptyReceivePolls + 1, QUIET_RECEIVE_POLLS);
             work += n;
         }
-        if (signalledOutstanding > 0 || drainingCount > 0 || calls % SEND_CQ_IDLE_POLL == 0) {
+        if (signalledOutstanding > 0 || recovery.drainingCount > 0 || calls % SEND_CQ_IDLE_POLL == 0) {
             work += pollSends();
         }
         FastPathRing[] r = control.rings;
@@ -651,7 +523,7 @@ public final class VerbsEngine implements AutoCloseable {
             VerbsEndpoint ep = endpoints[peer];
             int status = sendWc.status(i);
             if (status != IBV_WC_SUCCESS) {
-                work += failedSend(ep, sendWc.wrId(i), status);
+                work += recovery.failedSend(ep, sendWc.wrId(i), status);
                 continue;
             }
             work += ep.completed(sendWc.wrId(i));
@@ -668,6 +540,11 @@ public final class VerbsEngine implements AutoCloseable {
         return -1;
     }
 
+    /** Completes {@code wrId} with {@code status} at the next progress, without the device. */
+    void completeLater(long wrId, int status) {
+        late.add(wrId, status);
+    }
+
     int postFailed(VerbsEndpoint ep, int errno) {
         if (errno != 12) { // ENOMEM: queue full, retry later
             LOG.debug("verbs: post to rank {} failed, errno {}", ep.peer, errno);
@@ -676,39 +553,12 @@ public final class VerbsEngine implements AutoCloseable {
         return PostStatus.RETRY;
     }
 
-    /**
-     * Send work request {@code seq} of {@code ep} completed with an error: the queue pair is in
-     * error now. Its one-sided operations complete with their status (the first with the
-     * device's, the flushed ones after it CANCELLED). When the peer is gone, or when an eager
-     * or control message was lost with the queue pair, the peer is reported failed; otherwise the
-     * connection is only marked in error and reported once something needs it again.
-     */
-    private int failedSend(VerbsEndpoint ep, long seq, int status) {
-        boolean gone = CompletionStatuses.peerGone(status);
-        int spi = CompletionStatuses.of(status);
-        if (ep.failed || gone) {
-            spi = CompletionStatus.PEER_GONE;
-        }
-        boolean lost = ep.failedRequest(seq, spi);
-        if (gone || lost) {
-            if (!closed) {
-                fail(ep, lost && !gone ? "send (lost with the queue pair in error: "
-                        + (ep.error == null ? "flushed" : ep.error) + ")" : "send", status);
-            }
-        } else if (!ep.recovering && !closed) {
-            ep.error = "a work request failed with status " + status + " (" + CompletionStatuses.describe(status)
-                    + ")";
-            recover(ep);
-        }
-        return 1;
-    }
-
-    private void fail(VerbsEndpoint ep, String what, int status) {
+    void fail(VerbsEndpoint ep, String what, int status) {
         failWith(ep, "ib: " + what + " work request to rank " + ep.peer + " failed with "
                 + "status " + status + " (" + CompletionStatuses.describe(status) + ") on " + where);
     }
 
-    private void failWith(VerbsEndpoint ep, String reason) {
+    void failWith(VerbsEndpoint ep, String reason) {
         if (ep.failed) {
             return;
         }
@@ -716,31 +566,9 @@ public final class VerbsEngine implements AutoCloseable {
         ep.blocked = true;
         if (ep.draining) {
             ep.draining = false;
-            drainingCount--;
+            recovery.drainingCount--;
         }
         handler.onPeerFailure(ep.peer, reason);
-    }
-
-    /** Completes {@code wrId} with {@code status} at the next progress, without the device. */
-    void completeLater(long wrId, int status) {
-        if (lateCount == lateIds.length) {
-            lateIds = java.util.Arrays.copyOf(lateIds, lateCount * 2);
-            lateStatuses = java.util.Arrays.copyOf(lateStatuses, lateCount * 2);
-        }
-        lateIds[lateCount] = wrId;
-        lateStatuses[lateCount++] = status;
-    }
-
-    private int deliverLate() {
-        int n = lateCount;
-        for (int i = 0; i < n; i++) {
-            handler.onComplete(lateIds[i], lateStatuses[i]);
-        }
-        // completions decided while delivering (a handler that posts again) stay for next time
-        System.arraycopy(lateIds, n, lateIds, 0, lateCount - n);
-        System.arraycopy(lateStatuses, n, lateStatuses, 0, lateCount - n);
-        lateCount -= n;
-        return n;
     }
 
     /** Called by the async-event thread: the SRQ ran low while this process was not keeping up. */
@@ -790,39 +618,14 @@ public final class VerbsEngine implements AutoCloseable {
         arena.close();
     }
 
+
     /** The profiler counters (verbatim.core.profile), combined over the ranks at finalize. */
     public List<ProfileCounter> profileCounters() {
-        return List.of(
-                ProfileCounter.sumAndMax("communication memory", "KiB", counters.communicationMemory >> 10),
-                ProfileCounter.sumAndMax("peak communication memory", "KiB", counters.peakCommunicationMemory >> 10),
-                ProfileCounter.sumAndMax("queue pairs", "", counters.queuePairs),
-                ProfileCounter.sum("connection requests", counters.connectRequests),
-                ProfileCounter.sum("connection resends", counters.connectResends),
-                ProfileCounter.sumAndMax("fast-path peers", "", counters.fastPathPeers),
-                ProfileCounter.sum("SRQ low-watermark events", counters.srqLimitEvents),
-                ProfileCounter.max("SRQ buffers", counters.srqBuffers),
-                ProfileCounter.sum("sent", counters.messagesSent),
-                ProfileCounter.sum("received", counters.messagesReceived),
-                ProfileCounter.sum("received on the fast path", counters.fastPathMessagesReceived),
-                ProfileCounter.sum("retries", counters.retries),
-                ProfileCounter.sum("registration cache hits", registrations.hits()),
-                ProfileCounter.sum("misses", registrations.misses()),
-                ProfileCounter.sum("evictions", registrations.evictions()),
-                ProfileCounter.sum("invalidations", registrations.invalidations()));
+        return counters.profileCounters(registrations);
     }
 
     /** The counters in one line (tests and logs), as {@code [verbatim <name>] rank ...}. */
     public String profileLine(String name) {
-        VerbsCounters c = counters;
-        return String.format("[verbatim %s] rank %d on %s: channel %s, communication memory %d KiB (peak %d KiB),"
-                        + " queue pairs %d (connection requests %d, resends %d), fast-path peers %d, SRQ low-watermark events %d, SRQ buffers %d, sent %d,"
-                        + " received %d (fast path %d), credit messages %d, retries %d, registration cache hits %d misses %d"
-                        + " evictions %d invalidations %d",
-                name, rank, where, options.channel().configName(), c.communicationMemory >> 10,
-                c.peakCommunicationMemory >> 10, c.queuePairs, c.connectRequests,
-                c.connectResends, c.fastPathPeers, c.srqLimitEvents,
-                c.srqBuffers, c.messagesSent, c.messagesReceived,
-                c.fastPathMessagesReceived, c.creditMessages, c.retries, registrations.hits(),
-                registrations.misses(), registrations.evictions(), registrations.invalidations());
+        return counters.line(name, rank, where, options.channel(), registrations);
     }
 }
