@@ -103,7 +103,7 @@ final class EndpointRecovery {
      * error now. Its one-sided operations complete with their status (the first with the
      * device's, the flushed ones after it CANCELLED). When the peer is gone, or when an eager
      * or control message was lost with the queue pair, the peer is reported failed; otherwise the
-     * connection is only marked in error and reported once something needs it again.
+     * connection is re-established ({@link #recover}).
      */
     int failedSend(VerbsEndpoint ep, long seq, int status) {
         boolean gone = CompletionStatuses.peerGone(status);
