@@ -31,6 +31,9 @@ final class OutstandingRequests {
     /** Whether a request occupies one of the queue pair's RDMA read / atomic slots. */
     private final boolean[] reads;
     private int readsOutstanding;
+    /** Whether a request took a receive credit of the peer (a write with immediate on ardma-sr). */
+    private final boolean[] credits;
+    private int refunds;
     private long head;
     private long tail;
 
@@ -45,6 +48,23 @@ final class OutstandingRequests {
         this.kinds = new byte[depth];
         this.holds = new MemoryRegistration[depth];
         this.reads = new boolean[depth];
+        this.credits = new boolean[depth];
+    }
+
+    /** Marks request {@code seq} (just recorded) as holding one of the peer's receive credits. */
+    void tookCredit(long seq) {
+        credits[(int) (seq & (depth - 1))] = true;
+    }
+
+    /**
+     * Credits of requests the peer refused (an error status other than CANCELLED: the peer
+     * consumed no receive for them), to give back; resets the count. A flushed request may or may
+     * not have reached the peer, so its credit stays spent.
+     */
+    int takeRefunds() {
+        int n = refunds;
+        refunds = 0;
+        return n;
     }
 
     /** RDMA reads, atomics and flushes posted and not yet retired. */
@@ -108,6 +128,13 @@ final class OutstandingRequests {
             if (reads[i]) {
                 reads[i] = false;
                 readsOutstanding--;
+            }
+            if (credits[i]) {
+                credits[i] = false;
+                if (st != CompletionStatus.OK && st != CompletionStatus.CANCELLED
+                        && st != CompletionStatus.PEER_GONE) {
+                    refunds++;
+                }
             }
             if (kind == BUFFER) {
                 sendBuffers.give(buffers[i]);

@@ -71,6 +71,9 @@ final class RdmaOperations {
             return t.postFailed(ep, rc);
         }
         ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true, read);
+        if (withImmediate) {
+            ep.requests.tookCredit(seq);
+        }
         return PostStatus.OK;
     }
 
@@ -162,6 +165,9 @@ final class RdmaOperations {
             return t.postFailed(ep, rc);
         }
         ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true, read);
+        if (withImmediate) {
+            ep.requests.tookCredit(seq);
+        }
         return PostStatus.OK;
     }
 
@@ -233,6 +239,9 @@ final class RdmaOperations {
         for (int j = 0; j < posted; j++) {
             ep.record(seq0 + j, OutstandingRequests.USER, -1, chainIds[j], chainHolds[j], true,
                     list.kind(from + j) == WorkList.READ);
+            if (list.kind(from + j) == WorkList.WRITE_WITH_IMMEDIATE) {
+                ep.requests.tookCredit(seq0 + j);
+            }
         }
         for (int j = 0; j < k; j++) {
             chainHolds[j] = null;

@@ -321,6 +321,10 @@ public final class VerbsEndpoint implements Endpoint {
      */
     boolean failedRequest(long seq, int status) {
         int r = requests.retire(seq, status, t.sendBuffers, t.handler);
+        int refunds = requests.takeRefunds();
+        if (refunds > 0 && sr != null) {
+            sr.grant(refunds);
+        }
         return (r & OutstandingRequests.LOST) != 0;
     }
 
