@@ -34,6 +34,8 @@ final class OutstandingRequests {
     /** Whether a request took a receive credit of the peer (a write with immediate on ardma-sr). */
     private final boolean[] credits;
     private int refunds;
+    /** One-sided requests that can be posted again after a flush. */
+    final ReplayLog replays;
     private long head;
     private long tail;
 
@@ -49,6 +51,7 @@ final class OutstandingRequests {
         this.holds = new MemoryRegistration[depth];
         this.reads = new boolean[depth];
         this.credits = new boolean[depth];
+        this.replays = new ReplayLog(depth);
     }
 
     /** Marks request {@code seq} (just recorded) as holding one of the peer's receive credits. */
@@ -99,6 +102,7 @@ final class OutstandingRequests {
     /** {@link #record}, for a request that is an RDMA read or atomic when {@code read}. */
     void record(long seq, byte kind, int buffer, long userId, MemoryRegistration hold, boolean read) {
         int i = (int) (seq & (depth - 1));
+        replays.forget(seq);
         reads[i] = read;
         if (read) {
             readsOutstanding++;
@@ -125,6 +129,7 @@ final class OutstandingRequests {
             int st = tail == seq ? status : CompletionStatus.OK;
             tail++;
             byte kind = kinds[i];
+            boolean read = reads[i];
             if (reads[i]) {
                 reads[i] = false;
                 readsOutstanding--;
@@ -139,7 +144,9 @@ final class OutstandingRequests {
             if (kind == BUFFER) {
                 sendBuffers.give(buffers[i]);
             }
-            if (kind == USER) {
+            if (kind == USER && st == CompletionStatus.CANCELLED && replays.requeue(i, userIds[i], holds[i], read)) {
+                holds[i] = null; // posted again once the connection is back: no completion yet
+            } else if (kind == USER) {
                 if (holds[i] != null) {
                     holds[i].close();
                     holds[i] = null;

@@ -33,6 +33,11 @@ final class RdmaOperations {
     private final SendRequest[] chain;
     private final MemoryRegistration[] chainHolds;
     private final long[] chainIds;
+    private final int[] chainLkeys;
+    private final int[] chainFlags;
+    /** What the last {@link #fill} patched in: the local key and the send flags (for the replay log). */
+    private int lastLkey;
+    private int lastFlags;
 
     RdmaOperations(VerbsEngine engine, VerbsEndpoint ep, Arena arena) {
         this.t = engine;
@@ -44,6 +49,8 @@ final class RdmaOperations {
         }
         this.chainHolds = new MemoryRegistration[chain.length];
         this.chainIds = new long[chain.length];
+        this.chainLkeys = new int[chain.length];
+        this.chainFlags = new int[chain.length];
     }
 
     /** Write, write with immediate or read of one local segment. */
@@ -73,6 +80,10 @@ final class RdmaOperations {
         ep.record(seq, OutstandingRequests.USER, -1, wrId, held, true, read);
         if (withImmediate) {
             ep.requests.tookCredit(seq);
+        } else {
+            long length = local.byteSize();
+            ep.requests.replays.log(seq, opcode, lastFlags, local.address(), length == 0 ? -1 : (int) length,
+                    lastLkey, remoteAddress, (int) remoteKey);
         }
         return PostStatus.OK;
     }
@@ -96,7 +107,9 @@ final class RdmaOperations {
                 lkey = t.lkeyOrMinusOne(local, needed);
             }
         }
-        wr.operation(0, opcode, IBV_SEND_SIGNALED | (inline ? IBV_SEND_INLINE : 0))
+        lastLkey = lkey;
+        lastFlags = IBV_SEND_SIGNALED | (inline ? IBV_SEND_INLINE : 0);
+        wr.operation(0, opcode, lastFlags)
                 .entry(0, local.address(), (int) length, lkey).entries(length == 0 ? 0 : 1)
                 .remote(remoteAddress, (int) remoteKey);
         if (opcode == IBV_WR_RDMA_WRITE_WITH_IMM) {
@@ -211,6 +224,8 @@ final class RdmaOperations {
                     list.immediate(i));
             wr.id(seq0 + k);
             chainIds[k] = list.wrId(i);
+            chainLkeys[k] = lastLkey;
+            chainFlags[k] = lastFlags;
             if (k > 0) {
                 chain[k - 1].next(wr);
             }
@@ -239,8 +254,14 @@ final class RdmaOperations {
         for (int j = 0; j < posted; j++) {
             ep.record(seq0 + j, OutstandingRequests.USER, -1, chainIds[j], chainHolds[j], true,
                     list.kind(from + j) == WorkList.READ);
-            if (list.kind(from + j) == WorkList.WRITE_WITH_IMMEDIATE) {
+            int i = from + j;
+            if (list.kind(i) == WorkList.WRITE_WITH_IMMEDIATE) {
                 ep.requests.tookCredit(seq0 + j);
+            } else {
+                long length = list.local(i).byteSize();
+                ep.requests.replays.log(seq0 + j, list.kind(i) == WorkList.READ ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
+                        chainFlags[j], list.local(i).address(), length == 0 ? -1 : (int) length, chainLkeys[j],
+                        list.remoteAddress(i), (int) list.remoteKey(i));
             }
         }
         for (int j = 0; j < k; j++) {
@@ -309,6 +330,7 @@ final class RdmaOperations {
             return t.postFailed(ep, rc);
         }
         ep.record(seq, OutstandingRequests.USER, -1, wrId, null, true, true);
+        ep.requests.replays.log(seq, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED, 0, -1, 0, 0, 0);
         return PostStatus.OK;
     }
 

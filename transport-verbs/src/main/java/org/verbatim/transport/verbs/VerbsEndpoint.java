@@ -31,6 +31,8 @@ public final class VerbsEndpoint implements Endpoint {
     private final VerbsEngine t;
     private final SendRequest wr;
     private final RdmaOperations rdma;
+    /** Posts one-sided requests again after the connection was re-established. */
+    private final SendRequest replayWr;
     private int unsignalled;
     boolean failed;
     /** Posts are refused (RETRY): the connection is not set up yet, it failed, or it is in error. */
@@ -82,6 +84,7 @@ public final class VerbsEndpoint implements Endpoint {
         this.requests = new OutstandingRequests(depth);
         this.wr = new SendRequest(arena, 1);
         this.rdma = new RdmaOperations(transport, this, arena);
+        this.replayWr = new SendRequest(arena, 1);
         this.sr = transport.options.channel().sharedReceiveQueue() ? null
                 : new CreditAccount(transport.options.srBuffers() - CreditAccount.CONTROL_RESERVE);
     }
@@ -326,6 +329,29 @@ public final class VerbsEndpoint implements Endpoint {
             sr.grant(refunds);
         }
         return (r & OutstandingRequests.LOST) != 0;
+    }
+
+    /**
+     * Posts again, in order, the one-sided requests the queue pair flushed when it went to error
+     * ({@link ReplayLog}); the connection is back (RTS). Returns false if the device refused one.
+     */
+    boolean postReplays() {
+        ReplayLog log = requests.replays;
+        while (log.pending() > 0 && requests.room(1)) {
+            long seq = requests.next();
+            int length = log.length();
+            replayWr.operation(seq, log.opcode(), log.flags())
+                    .entry(0, log.local(), Math.max(0, length), log.lkey()).entries(length < 0 ? 0 : 1)
+                    .remote(log.remote(), log.rkey());
+            if (qp.post(replayWr) != 0) {
+                return false;
+            }
+            record(seq, OutstandingRequests.USER, -1, log.userId(), log.hold(), true, log.read());
+            requests.replays.log(seq, log.opcode(), log.flags(), log.local(), length, log.lkey(), log.remote(),
+                    log.rkey());
+            log.pop();
+        }
+        return log.pending() == 0;
     }
 
     /** Send work requests not yet known complete. */

@@ -12,6 +12,7 @@ import org.verbatim.spi.Access;
 import org.verbatim.spi.Capabilities;
 import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
+import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.spi.ProfileCounter;
@@ -286,6 +287,10 @@ public final class VerbsEngine implements AutoCloseable {
     public void ready(VerbsEndpoint ep) {
         ep.connecting = false;
         ep.recovering = false;
+        if (!ep.failed && ep.requests.replays.pending() > 0 && !ep.postReplays()) {
+            failWith(ep, "ib: one-sided requests to rank " + ep.peer + " on " + where + " could not be posted"
+                    + " again after the connection was re-established");
+        }
         ep.blocked = ep.failed;
         LOG.debug("rank {}: connected to rank {} (QP {} -> {})", rank, ep.peer, ep.qp.qpNum(), ep.remoteQpn);
     }
@@ -567,6 +572,14 @@ public final class VerbsEngine implements AutoCloseable {
         if (ep.draining) {
             ep.draining = false;
             recovery.drainingCount--;
+        }
+        ReplayLog replays = ep.requests.replays;
+        while (replays.pending() > 0) {
+            if (replays.hold() != null) {
+                replays.hold().close();
+            }
+            handler.onComplete(replays.userId(), CompletionStatus.PEER_GONE);
+            replays.pop();
         }
         handler.onPeerFailure(ep.peer, reason);
     }

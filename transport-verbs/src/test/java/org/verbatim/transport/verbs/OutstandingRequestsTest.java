@@ -82,4 +82,28 @@ class OutstandingRequestsTest {
         assertFalse(CompletionStatuses.peerGone(verbs_h_constants.IBV_WC_REM_ACCESS_ERR));
         assertEquals("remote access error", CompletionStatuses.describe(verbs_h_constants.IBV_WC_REM_ACCESS_ERR));
     }
+
+    @Test
+    void flushedWritesAndReadsWaitToBePostedAgainInOrder() {
+        var r = new OutstandingRequests(8);
+        r.record(r.next(), OutstandingRequests.USER, -1, 1, null); // fails
+        r.replays.log(0, 4, 2, 0x1000, 64, 5, 0x2000, 6);
+        r.record(r.next(), OutstandingRequests.USER, -1, 2, null, true); // a read, flushed
+        r.replays.log(1, 4, 2, 0x1100, 8, 5, 0x2100, 6);
+        r.record(r.next(), OutstandingRequests.USER, -1, 3, null); // an atomic, flushed: not logged
+        r.retire(0, CompletionStatus.REMOTE_ACCESS_ERROR, null, handler);
+        r.retire(1, CompletionStatus.CANCELLED, null, handler);
+        r.retire(2, CompletionStatus.CANCELLED, null, handler);
+        assertEquals(2, completions.size(), "the flushed read waits; the atomic completes CANCELLED");
+        assertEquals(1, completions.get(0)[0]);
+        assertEquals(3, completions.get(1)[0]);
+        assertEquals(CompletionStatus.CANCELLED, completions.get(1)[1]);
+        assertEquals(0, r.readsOutstanding());
+        assertEquals(1, r.replays.pending());
+        assertEquals(2, r.replays.userId());
+        assertEquals(0x2100, r.replays.remote());
+        assertTrue(r.replays.read());
+        r.replays.pop();
+        assertEquals(0, r.replays.pending());
+    }
 }
