@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -110,6 +111,50 @@ public abstract class AtomicsSection extends ListPostSection {
                     } else {
                         expected = old;
                     }
+                }
+                registration.close();
+                r.barrier();
+            }
+        });
+    }
+
+    /**
+     * Fetch-and-adds and compare-and-swap increments from different ranks on one word are atomic
+     * with each other: ranks 1 and 3 add, ranks 2 and 4 run CAS loops, and the word counts all.
+     */
+    @Test
+    void fetchAndAddAndCompareAndSwapTogetherLoseNoUpdate() throws Exception {
+        runRanks(RANKS, r -> {
+            Capabilities caps = r.caps();
+            assumeTrue(caps.atomics().containsAll(EnumSet.allOf(AtomicOp.class)), "not every atomic operation");
+            if (r.rank == 0) {
+                MemorySegment word = wordOwner(r);
+                r.barrier();
+                assertEquals(BASE + (long) (RANKS - 1) * CAS_PER_RANK, word.get(ValueLayout.JAVA_LONG, WORD),
+                        "the word after " + (RANKS - 1) + " x " + CAS_PER_RANK + " increments, half by CAS");
+                checkNeighbours(word);
+            } else {
+                RemoteMemory word = r.awaitShared("word");
+                MemorySegment result = r.allocate(8, (byte) 0);
+                MemoryRegistration registration = r.transport.register(result);
+                Endpoint endpoint = r.transport.endpoint(0);
+                long expected = BASE;
+                long wrId = 0;
+                for (int done = 0; done < CAS_PER_RANK; ) {
+                    final long e = expected;
+                    final long id = wrId++;
+                    if (r.rank % 2 == 1) {
+                        r.post(() -> endpoint.fetchAndAdd(result, word.address() + WORD, word.remoteKey(), 1, id));
+                        r.awaitCompletion(id);
+                        done++;
+                        continue;
+                    }
+                    r.post(() -> endpoint.compareAndSwap(result, word.address() + WORD, word.remoteKey(),
+                            e, e + 1, id));
+                    r.awaitCompletion(id);
+                    long old = result.get(ValueLayout.JAVA_LONG, 0);
+                    done += old == e ? 1 : 0;
+                    expected = old == e ? e + 1 : old;
                 }
                 registration.close();
                 r.barrier();

@@ -25,7 +25,7 @@ public abstract class ProgressSection extends EagerClaimSection {
     private static final int LENGTH = 100_003;
     private static final long WORD = 8;
 
-    private enum Op { WRITE, READ, FETCH_AND_ADD }
+    private enum Op { WRITE, READ, FETCH_AND_ADD, GATHER_WRITE, SCATTER_READ }
 
     @Test
     void emulatedWriteWaitsForTheTargetsProgress() throws Exception {
@@ -43,6 +43,16 @@ public abstract class ProgressSection extends EagerClaimSection {
     }
 
     @Test
+    void emulatedGatherWriteWaitsForTheTargetsProgress() throws Exception {
+        emulated(Capability.RDMA_WRITE_EMULATED, Op.GATHER_WRITE);
+    }
+
+    @Test
+    void emulatedScatterReadWaitsForTheTargetsProgress() throws Exception {
+        emulated(Capability.RDMA_READ_EMULATED, Op.SCATTER_READ);
+    }
+
+    @Test
     void nativeWriteCompletesWithoutTheTargetsProgress() throws Exception {
         nativeOp(Op.WRITE);
     }
@@ -57,9 +67,20 @@ public abstract class ProgressSection extends EagerClaimSection {
         nativeOp(Op.FETCH_AND_ADD);
     }
 
+    @Test
+    void nativeGatherWriteCompletesWithoutTheTargetsProgress() throws Exception {
+        nativeOp(Op.GATHER_WRITE);
+    }
+
+    @Test
+    void nativeScatterReadCompletesWithoutTheTargetsProgress() throws Exception {
+        nativeOp(Op.SCATTER_READ);
+    }
+
     private void emulated(Capability flag, Op op) throws Exception {
         runRanks(2, r -> {
             assumeTrue(r.caps().has(flag), "no " + flag);
+            assumeOperation(r.caps(), op);
             if (r.rank == 1) {
                 MemorySegment region = target(r);
                 r.signal("quiet").countDown();
@@ -96,11 +117,11 @@ public abstract class ProgressSection extends EagerClaimSection {
         runRanks(2, r -> {
             Capabilities caps = r.caps();
             switch (op) {
-                case WRITE -> assumeTrue(caps.hasNativeRdmaWrite(), "no native RDMA_WRITE");
-                case READ -> assumeTrue(caps.hasNativeRdmaRead(), "no native RDMA_READ");
-                case FETCH_AND_ADD -> assumeTrue(caps.hasNativeAtomics()
-                        && caps.atomics().contains(AtomicOp.FETCH_AND_ADD), "no native FETCH_AND_ADD");
+                case WRITE, GATHER_WRITE -> assumeTrue(caps.hasNativeRdmaWrite(), "no native RDMA_WRITE");
+                case READ, SCATTER_READ -> assumeTrue(caps.hasNativeRdmaRead(), "no native RDMA_READ");
+                case FETCH_AND_ADD -> assumeTrue(caps.hasNativeAtomics(), "no native ATOMICS");
             }
+            assumeOperation(caps, op);
             if (r.rank == 1) {
                 MemorySegment region = target(r);
                 r.signal("quiet").countDown();
@@ -122,6 +143,15 @@ public abstract class ProgressSection extends EagerClaimSection {
                 registration.close();
             }
         });
+    }
+
+    private static void assumeOperation(Capabilities caps, Op op) {
+        switch (op) {
+            case WRITE, READ -> { }
+            case FETCH_AND_ADD -> assumeTrue(caps.atomics().contains(AtomicOp.FETCH_AND_ADD), "no FETCH_AND_ADD");
+            case GATHER_WRITE -> assumeTrue(caps.has(Capability.WRITE_GATHER), "no WRITE_GATHER");
+            case SCATTER_READ -> assumeTrue(caps.has(Capability.READ_SCATTER), "no READ_SCATTER");
+        }
     }
 
     /** Rank 1: registers and publishes the region, and lets rank 0 connect while progressing. */
@@ -151,21 +181,33 @@ public abstract class ProgressSection extends EagerClaimSection {
             case READ -> r.post(() -> endpoint.read(local, region.address(), region.remoteKey(), wrId));
             case FETCH_AND_ADD -> r.post(() -> endpoint.fetchAndAdd(local.asSlice(0, 8),
                     region.address() + WORD, region.remoteKey(), 1, wrId));
+            case GATHER_WRITE -> r.post(() -> endpoint.writeGather(thirds(local), region.address(),
+                    region.remoteKey(), wrId));
+            case SCATTER_READ -> r.post(() -> endpoint.readScatter(thirds(local), region.address(),
+                    region.remoteKey(), wrId));
         }
+    }
+
+    /** The local range as a list of three entries. */
+    private static IoVector thirds(MemorySegment local) {
+        long third = local.byteSize() / 3;
+        return new IoVector(3).add(local, 0, 1).add(local, 1, third).add(local, 1 + third, local.byteSize() - 1 - third);
     }
 
     private static void checkTarget(MemorySegment region, Op op) {
         switch (op) {
-            case WRITE -> assertArrayEquals(pattern(LENGTH, 2), bytes(region, 0, LENGTH), "written data");
-            case READ -> assertArrayEquals(withWord(pattern(LENGTH, 1)), bytes(region, 0, LENGTH), "read source");
+            case WRITE, GATHER_WRITE -> assertArrayEquals(pattern(LENGTH, 2), bytes(region, 0, LENGTH), "written data");
+            case READ, SCATTER_READ -> assertArrayEquals(withWord(pattern(LENGTH, 1)), bytes(region, 0, LENGTH),
+                    "read source");
             case FETCH_AND_ADD -> assertEquals(42, region.get(ValueLayout.JAVA_LONG, WORD), "word after the add");
         }
     }
 
     private static void checkInitiator(MemorySegment local, Op op) {
         switch (op) {
-            case WRITE -> { }
-            case READ -> assertArrayEquals(withWord(pattern(LENGTH, 1)), bytes(local, 0, LENGTH), "read data");
+            case WRITE, GATHER_WRITE -> { }
+            case READ, SCATTER_READ -> assertArrayEquals(withWord(pattern(LENGTH, 1)), bytes(local, 0, LENGTH),
+                    "read data");
             case FETCH_AND_ADD -> assertEquals(41, local.get(ValueLayout.JAVA_LONG, 0), "old value");
         }
     }

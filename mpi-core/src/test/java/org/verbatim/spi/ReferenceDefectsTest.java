@@ -15,6 +15,10 @@ class ReferenceDefectsTest {
 
     /** The suite against the reference transport with {@code defect}. */
     private static TransportConformanceSuite suite(boolean emulated, Defect defect) {
+        return suite(emulated, defect, 20);
+    }
+
+    private static TransportConformanceSuite suite(boolean emulated, Defect defect, long timeoutSeconds) {
         return new TransportConformanceSuite() {
             @Override
             protected TransportProvider provider() {
@@ -23,7 +27,7 @@ class ReferenceDefectsTest {
 
             @Override
             protected long timeoutSeconds() {
-                return 20;
+                return timeoutSeconds;
             }
         };
     }
@@ -42,6 +46,8 @@ class ReferenceDefectsTest {
         fails(s::atomicWithoutTheRemoteAtomicRightCompletesWithRemoteAccessError, "status of the refused ATOMICS");
         fails(s::writeToAnUnknownKeyCompletesWithRemoteAccessError, "status of the refused RDMA_WRITE");
         fails(s::readPastTheRegistrationsEndCompletesWithRemoteAccessError, "status of the refused RDMA_READ");
+        fails(s::checksHoldWithManyRegistrations, "a write without the right among");
+        fails(s::aLongWritePastTheRegistrationsEndPlacesNothing, "status of the refused RDMA_WRITE");
         fails(s::writeWithImmediateRefusedDeliversNoImmediate, "status of the refused WRITE_WITH_IMMEDIATE");
     }
 
@@ -55,7 +61,21 @@ class ReferenceDefectsTest {
         TransportConformanceSuite s = suite(true, Defect.EMULATED_BUT_SYNCHRONOUS);
         fails(s::emulatedWriteWaitsForTheTargetsProgress, "WRITE completed while the target made no progress");
         fails(s::emulatedReadWaitsForTheTargetsProgress, "READ completed while the target made no progress");
+        fails(s::emulatedGatherWriteWaitsForTheTargetsProgress, "GATHER_WRITE completed while the target made no progress");
+        fails(s::emulatedScatterReadWaitsForTheTargetsProgress, "SCATTER_READ completed while the target made no progress");
         fails(s::emulatedAtomicWaitsForTheTargetsProgress, "FETCH_AND_ADD completed while the target made no progress");
+    }
+
+    /** A native operation that waits for the target never completes here: the hard limit trips. */
+    @Test
+    void nativeOperationsMustNotNeedTheTarget() {
+        TransportConformanceSuite s = suite(false, Defect.NATIVE_BUT_TARGET_DOES_IT, 2);
+        String reason = "timed out waiting for"; // rank 0 for its completion, or rank 1 for the news of it
+        fails(s::nativeWriteCompletesWithoutTheTargetsProgress, reason);
+        fails(s::nativeReadCompletesWithoutTheTargetsProgress, reason);
+        fails(s::nativeAtomicCompletesWithoutTheTargetsProgress, reason);
+        fails(s::nativeGatherWriteCompletesWithoutTheTargetsProgress, reason);
+        fails(s::nativeScatterReadCompletesWithoutTheTargetsProgress, reason);
     }
 
     @Test

@@ -17,7 +17,8 @@ import org.verbatim.spi.WorkList;
  * <p>Errors complete the operation instead of throwing: a key, range or right that the peer's key
  * table ({@link KeyTable}, read with plain loads) does not allow, or an address the kernel cannot
  * reach in the peer (EFAULT), completes with REMOTE_ACCESS_ERROR; a peer that is gone (ESRCH) with
- * PEER_GONE, and the peer's failure is reported as well.
+ * PEER_GONE, and the peer's failure is reported as well. A key beyond the table (more live
+ * registrations than it has slots) sends the operation the emulated way, where the owner checks.
  */
 final class CmaOps {
     private final ShmTransport transport;
@@ -35,6 +36,10 @@ final class CmaOps {
 
     int write(ShmEndpoint endpoint, MemorySegment local, IoVector gather, long remoteAddress,
               long remoteKey, boolean withImmediate, int immediate, long wrId) {
+        if (KeyTable.beyond(remoteKey)) {
+            return emulated.write(endpoint, local, gather, remoteAddress, remoteKey, withImmediate,
+                    immediate, wrId);
+        }
         if (!completions.reserve(1)) {
             return endpoint.retry();
         }
@@ -55,6 +60,9 @@ final class CmaOps {
 
     int read(ShmEndpoint endpoint, MemorySegment local, IoVector scatter, long remoteAddress,
              long remoteKey, long wrId) {
+        if (KeyTable.beyond(remoteKey)) {
+            return emulated.read(endpoint, local, scatter, remoteAddress, remoteKey, wrId);
+        }
         if (!completions.reserve(1)) {
             return endpoint.retry();
         }
@@ -72,8 +80,9 @@ final class CmaOps {
 
     /**
      * Posts {@code list} from {@code from} on: each run of consecutive writes (with or without
-     * immediate) or of consecutive reads, at most {@link CrossMemoryAttach#MAX_LIST} long and
-     * with keys that allow it, goes out as one system call. A run the kernel stops short on is
+     * immediate) or of consecutive reads, at most {@link CrossMemoryAttach#MAX_LIST} long, from
+     * native memory and with keys that allow it, goes out as one system call; any other request
+     * is posted alone (and refused or completed in error as alone). A run the kernel stops short on is
      * posted again one request at a time, which sorts out which of them failed.
      */
     int postList(ShmEndpoint endpoint, WorkList list, int from) {
@@ -86,6 +95,7 @@ final class CmaOps {
             final int limit = Math.min(count, i + Math.min(CrossMemoryAttach.MAX_LIST,
                     completions.available()));
             while (end < limit && (list.kind(end) != WorkList.READ) == write
+                    && list.local(end).isNative()
                     && endpoint.keys.allows(list.remoteKey(end), list.remoteAddress(end),
                             list.local(end).byteSize(), needed)) {
                 end++;
@@ -119,13 +129,14 @@ final class CmaOps {
         return i - from;
     }
 
-    private int postOne(ShmEndpoint endpoint, WorkList list, int i) {
+    /** Posts request {@code i} alone, through the endpoint (with every check a single post has). */
+    private static int postOne(ShmEndpoint endpoint, WorkList list, int i) {
         return switch (list.kind(i)) {
-            case WorkList.WRITE -> write(endpoint, list.local(i), null, list.remoteAddress(i),
-                    list.remoteKey(i), false, 0, list.wrId(i));
-            case WorkList.WRITE_WITH_IMMEDIATE -> write(endpoint, list.local(i), null,
-                    list.remoteAddress(i), list.remoteKey(i), true, list.immediate(i), list.wrId(i));
-            case WorkList.READ -> read(endpoint, list.local(i), null, list.remoteAddress(i),
+            case WorkList.WRITE -> endpoint.write(list.local(i), list.remoteAddress(i),
+                    list.remoteKey(i), list.wrId(i));
+            case WorkList.WRITE_WITH_IMMEDIATE -> endpoint.writeWithImmediate(list.local(i),
+                    list.remoteAddress(i), list.remoteKey(i), list.immediate(i), list.wrId(i));
+            case WorkList.READ -> endpoint.read(list.local(i), list.remoteAddress(i),
                     list.remoteKey(i), list.wrId(i));
             default -> throw new IllegalStateException("unknown work request kind " + list.kind(i));
         };

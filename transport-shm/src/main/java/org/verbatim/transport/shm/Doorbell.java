@@ -20,20 +20,45 @@ import java.lang.invoke.VarHandle;
  * commit that it missed is one whose producer sees SLEEPING = 1 and wakes it (Dekker's pattern:
  * both sides store, fence, then load). The one window left is the owner's very first sleep,
  * when a producer may still read WAKE_ON_COMMIT as 0; the sleep's timeout bounds that once.
+ *
+ * <p>SLEEPING also says how to wake the owner: {@link #FUTEX} (1) with futex wake, {@link #EVENTFD}
+ * (2) by writing 1 to the owner's eventfd, of which every producer holds a duplicate
+ * ({@link #wakeThrough}, obtained with pidfd_getfd at open). The eventfd lets the owner's runtime
+ * poll(2) it together with other transports' descriptors; the owner uses it only when every
+ * producer got its duplicate.
  */
 final class Doorbell {
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    /** SLEEPING values: awake, asleep on the futex, asleep in poll on the eventfd. */
+    static final int AWAKE = 0;
+    static final int FUTEX = 1;
+    static final int EVENTFD = 2;
 
     private final MemorySegment file;
     private final MemorySegment sleepingWord;
     /** Owner side only: the relative timeout of a sleep; null for producer views. */
     private final MemorySegment timespec;
     private boolean armed;
+    /** Producer side: a duplicate of the owner's eventfd, or -1; the value 1 to write; errno. */
+    private int eventFd = -1;
+    private MemorySegment one;
+    private MemorySegment errno;
 
     Doorbell(MemorySegment file, MemorySegment timespec) {
         this.file = file;
         this.sleepingWord = file.asSlice(SLEEPING_OFFSET, 4);
         this.timespec = timespec;
+    }
+
+    /**
+     * Producer side: wake the owner through {@code fd}, a duplicate of its eventfd, when it sleeps
+     * in poll. {@code scratch}: 8 native bytes; {@code errnoState}: an errno capture segment.
+     */
+    void wakeThrough(int fd, MemorySegment scratch, MemorySegment errnoState) {
+        scratch.set(ValueLayout.JAVA_LONG, 0, 1L);
+        this.one = scratch;
+        this.errno = errnoState;
+        this.eventFd = fd;
     }
 
     /** Producer side, after a commit: wakes the owner if it sleeps. */
@@ -42,9 +67,35 @@ final class Doorbell {
             return;
         }
         VarHandle.fullFence();
-        if ((int) INT.getVolatile(file, (long) SLEEPING_OFFSET) != 0) {
+        final int sleeping = (int) INT.getVolatile(file, (long) SLEEPING_OFFSET);
+        if (sleeping == FUTEX) {
             Futex.wake(sleepingWord, 1);
+        } else if (sleeping == EVENTFD && eventFd >= 0) {
+            FileDescriptors.write(errno, eventFd, one, 8);
         }
+    }
+
+    /**
+     * Owner side, before a poll on its eventfd: announces SLEEPING = EVENTFD, then looks at the
+     * ring once more. False (and awake again) when a record is ready: do not sleep.
+     */
+    boolean armEventFd(MpscRing ring) {
+        if (!armed) {
+            INT.setVolatile(file, (long) WAKE_ON_COMMIT_OFFSET, 1);
+            armed = true;
+        }
+        INT.setVolatile(file, (long) SLEEPING_OFFSET, EVENTFD);
+        VarHandle.fullFence();
+        if (ring.ready()) {
+            INT.setRelease(file, (long) SLEEPING_OFFSET, AWAKE);
+            return false;
+        }
+        return true;
+    }
+
+    /** Owner side, after a poll: awake again (producers stop writing the eventfd). */
+    void disarm() {
+        INT.setRelease(file, (long) SLEEPING_OFFSET, AWAKE);
     }
 
     /**
@@ -59,16 +110,16 @@ final class Doorbell {
             INT.setVolatile(file, (long) WAKE_ON_COMMIT_OFFSET, 1);
             armed = true;
         }
-        INT.setVolatile(file, (long) SLEEPING_OFFSET, 1);
+        INT.setVolatile(file, (long) SLEEPING_OFFSET, FUTEX);
         try {
             if (ring.ready()) {
                 return true;
             }
             Futex.setTimeout(timespec, maxNanos);
-            Futex.await(sleepingWord, 1, timespec);
+            Futex.await(sleepingWord, FUTEX, timespec);
             return true;
         } finally {
-            INT.setRelease(file, (long) SLEEPING_OFFSET, 0);
+            INT.setRelease(file, (long) SLEEPING_OFFSET, AWAKE);
         }
     }
 }

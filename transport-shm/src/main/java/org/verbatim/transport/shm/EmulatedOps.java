@@ -1,12 +1,10 @@
 package org.verbatim.transport.shm;
 
-import static org.verbatim.transport.shm.RecordDescriptor.ANSWER_LENGTH;
 import static org.verbatim.transport.shm.RecordDescriptor.ANSWER_STATUS_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.ANSWER_VALUE_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.ATOMIC_ID_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.ATOMIC_OPCODE_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.ATOMIC_OPERAND_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.ATOMIC_REQUEST_LENGTH;
 import static org.verbatim.transport.shm.RecordDescriptor.ATOMIC_SWAP_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.AUX_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.FLAG_IMMEDIATE;
@@ -22,6 +20,7 @@ import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_ADDRESS_OFFS
 import static org.verbatim.transport.shm.RecordDescriptor.OP_REMOTE_KEY_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_FLAGS_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_ID_OFFSET;
+import static org.verbatim.transport.shm.RecordDescriptor.OP_WRITE_LEFT_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -55,12 +54,7 @@ final class EmulatedOps {
     private final IntFunction<ShmEndpoint> endpoints;
     private final int chunkLength;
 
-    /** Initiator operations by id; a free stack of ids. */
-    private final RdmaOp[] ops;
-    private final int[] freeOpIds;
-    private int freeOpCount;
-    /** Pooled target-side operations. */
-    private RdmaOp spareOps;
+    private final OpPool pool;
 
     /** Endpoints with a backlog. */
     private final ShmEndpoint[] pumpList;
@@ -77,12 +71,7 @@ final class EmulatedOps {
         this.completions = completions;
         this.endpoints = endpoints;
         this.chunkLength = chunkLength;
-        this.ops = new RdmaOp[maxOps];
-        this.freeOpIds = new int[maxOps];
-        for (int i = maxOps - 1; i >= 0; i--) {
-            ops[i] = new RdmaOp(i);
-            freeOpIds[freeOpCount++] = i;
-        }
+        this.pool = new OpPool(maxOps);
         this.pumpList = new ShmEndpoint[worldSize];
         this.writeStatus = new int[worldSize];
     }
@@ -95,7 +84,7 @@ final class EmulatedOps {
 
     int write(ShmEndpoint endpoint, MemorySegment local, IoVector gather, long remoteAddress,
               long remoteKey, boolean withImmediate, int immediate, long wrId) {
-        RdmaOp op = takeOp(endpoint);
+        RdmaOp op = pool.take(endpoint);
         if (op == null) {
             return endpoint.retry();
         }
@@ -113,7 +102,7 @@ final class EmulatedOps {
 
     int read(ShmEndpoint endpoint, MemorySegment local, IoVector scatter, long remoteAddress,
              long remoteKey, long wrId) {
-        RdmaOp op = takeOp(endpoint);
+        RdmaOp op = pool.take(endpoint);
         if (op == null) {
             return endpoint.retry();
         }
@@ -129,7 +118,7 @@ final class EmulatedOps {
 
     int atomic(ShmEndpoint endpoint, MemorySegment result, int opcode, long remoteAddress,
                long remoteKey, long operand, long swap, long wrId) {
-        RdmaOp op = takeOp(endpoint);
+        RdmaOp op = pool.take(endpoint);
         if (op == null) {
             return endpoint.retry();
         }
@@ -158,7 +147,7 @@ final class EmulatedOps {
             completions.complete(wrId, CompletionStatus.OK);
             return org.verbatim.spi.PostStatus.OK;
         }
-        RdmaOp op = takeOp(endpoint);
+        RdmaOp op = pool.take(endpoint);
         if (op == null) {
             return endpoint.retry();
         }
@@ -171,7 +160,7 @@ final class EmulatedOps {
 
     /** A CMA write-with-immediate whose IMMEDIATE must wait behind the backlog. */
     void immediateLater(ShmEndpoint endpoint, int immediate, long wrId) {
-        RdmaOp op = spareOp();
+        RdmaOp op = pool.spare();
         op.kind = RdmaOp.IMMEDIATE;
         op.immediate = immediate;
         op.wrId = wrId;
@@ -191,38 +180,6 @@ final class EmulatedOps {
 
     // ------------------------------------------------------------------ backlog
 
-    private RdmaOp takeOp(ShmEndpoint endpoint) {
-        if (freeOpCount == 0) {
-            return null;
-        }
-        RdmaOp op = ops[freeOpIds[--freeOpCount]];
-        op.endpoint = endpoint;
-        endpoint.outstanding++;
-        return op;
-    }
-
-    private void releaseOp(RdmaOp op) {
-        if (op.id >= 0) {
-            op.endpoint.outstanding--;
-            op.clear();
-            freeOpIds[freeOpCount++] = op.id;
-        } else {
-            op.clear();
-            op.next = spareOps;
-            spareOps = op;
-        }
-    }
-
-    private RdmaOp spareOp() {
-        RdmaOp op = spareOps;
-        if (op == null) {
-            return new RdmaOp(-1);
-        }
-        spareOps = op.next;
-        op.next = null;
-        return op;
-    }
-
     private void enqueue(ShmEndpoint endpoint, RdmaOp op) {
         endpoint.enqueue(op);
         if (!endpoint.pumping) {
@@ -239,7 +196,7 @@ final class EmulatedOps {
     }
 
     private void answerError(int source, int peerOpId, int status) {
-        RdmaOp error = spareOp();
+        RdmaOp error = pool.spare();
         error.kind = RdmaOp.OP_ERROR;
         error.peerOpId = peerOpId;
         error.status = status;
@@ -258,7 +215,7 @@ final class EmulatedOps {
                 case RdmaOp.WRITE, RdmaOp.READ, RdmaOp.ATOMIC, RdmaOp.FLUSH -> {
                     // stays in the id table until its answer arrives
                 }
-                default -> releaseOp(op);
+                default -> pool.release(op);
             }
         }
         return true;
@@ -285,116 +242,14 @@ final class EmulatedOps {
 
     /** Posts as much of {@code op} as fits; true when all of it went out. */
     private boolean advance(ShmEndpoint endpoint, RdmaOp op) {
-        final MpscRing ring = endpoint.ring;
-        final MemorySegment buffer = ring.buffer();
-        switch (op.kind) {
-            case RdmaOp.WRITE, RdmaOp.READ_RESPONSE -> {
-                final boolean write = op.kind == RdmaOp.WRITE;
-                do {
-                    final int n = (int) Math.min(op.length - op.offset, chunkLength);
-                    final int recordLength = HEADER_LENGTH + OP_HEADER_LENGTH + n;
-                    final long record = ring.claim(recordLength);
-                    if (record == MpscRing.FULL) {
-                        return false;
-                    }
-                    final long body = record + HEADER_LENGTH;
-                    final boolean last = op.offset + n == op.length;
-                    int flags = last ? FLAG_LAST : 0;
-                    if (write) {
-                        buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_ADDRESS_OFFSET,
-                                op.remoteAddress + op.offset);
-                        buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET, op.remoteKey);
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_WRITE_ID_OFFSET, op.id);
-                        if (last && op.withImmediate) {
-                            flags |= FLAG_IMMEDIATE;
-                            buffer.set(ValueLayout.JAVA_INT, record + AUX_OFFSET, op.immediate);
-                        }
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_WRITE_FLAGS_OFFSET, flags);
-                    } else {
-                        buffer.set(ValueLayout.JAVA_LONG, body + OP_CHUNK_OFFSET_OFFSET, op.offset);
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_CHUNK_ID_OFFSET, op.peerOpId);
-                        buffer.set(ValueLayout.JAVA_INT, body + OP_CHUNK_FLAGS_OFFSET, flags);
-                    }
-                    op.gather(op.offset, buffer, body + OP_HEADER_LENGTH, n);
-                    ring.commit(record, write ? RecordDescriptor.TYPE_WRITE_CHUNK
-                            : RecordDescriptor.TYPE_READ_CHUNK, rank, recordLength);
-                    op.offset += n;
-                } while (op.offset < op.length);
-                return true;
-            }
-            case RdmaOp.READ -> {
-                final int recordLength = HEADER_LENGTH + OP_HEADER_LENGTH;
-                final long record = ring.claim(recordLength);
-                if (record == MpscRing.FULL) {
-                    return false;
-                }
-                final long body = record + HEADER_LENGTH;
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_ADDRESS_OFFSET, op.remoteAddress);
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET, op.remoteKey);
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_READ_LENGTH_OFFSET, op.length);
-                buffer.set(ValueLayout.JAVA_INT, body + OP_READ_ID_OFFSET, op.id);
-                ring.commit(record, RecordDescriptor.TYPE_READ_REQUEST, rank, recordLength);
-                return true;
-            }
-            case RdmaOp.ATOMIC -> {
-                final int recordLength = HEADER_LENGTH + ATOMIC_REQUEST_LENGTH;
-                final long record = ring.claim(recordLength);
-                if (record == MpscRing.FULL) {
-                    return false;
-                }
-                final long body = record + HEADER_LENGTH;
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_ADDRESS_OFFSET, op.remoteAddress);
-                buffer.set(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET, op.remoteKey);
-                buffer.set(ValueLayout.JAVA_LONG, body + ATOMIC_OPERAND_OFFSET, op.operand);
-                buffer.set(ValueLayout.JAVA_LONG, body + ATOMIC_SWAP_OFFSET, op.swap);
-                buffer.set(ValueLayout.JAVA_INT, body + ATOMIC_ID_OFFSET, op.id);
-                buffer.set(ValueLayout.JAVA_INT, body + ATOMIC_OPCODE_OFFSET, op.opcode);
-                ring.commit(record, RecordDescriptor.TYPE_ATOMIC_REQUEST, rank, recordLength);
-                return true;
-            }
-            case RdmaOp.ATOMIC_RESPONSE, RdmaOp.OP_ERROR -> {
-                final int recordLength = HEADER_LENGTH + ANSWER_LENGTH;
-                final long record = ring.claim(recordLength);
-                if (record == MpscRing.FULL) {
-                    return false;
-                }
-                buffer.set(ValueLayout.JAVA_INT, record + AUX_OFFSET, op.peerOpId);
-                final long body = record + HEADER_LENGTH;
-                if (op.kind == RdmaOp.ATOMIC_RESPONSE) {
-                    buffer.set(ValueLayout.JAVA_LONG, body + ANSWER_VALUE_OFFSET, op.operand);
-                    ring.commit(record, RecordDescriptor.TYPE_ATOMIC_RESPONSE, rank, recordLength);
-                } else {
-                    buffer.set(ValueLayout.JAVA_INT, body + ANSWER_STATUS_OFFSET, op.status);
-                    ring.commit(record, RecordDescriptor.TYPE_OP_ERROR, rank, recordLength);
-                }
-                return true;
-            }
-            case RdmaOp.WRITE_ACK, RdmaOp.FLUSH, RdmaOp.FLUSH_ACK -> {
-                final long record = ring.claim(HEADER_LENGTH);
-                if (record == MpscRing.FULL) {
-                    return false;
-                }
-                final int type;
-                if (op.kind == RdmaOp.FLUSH) {
-                    buffer.set(ValueLayout.JAVA_INT, record + AUX_OFFSET, op.id);
-                    type = RecordDescriptor.TYPE_FLUSH;
-                } else {
-                    buffer.set(ValueLayout.JAVA_INT, record + AUX_OFFSET, op.peerOpId);
-                    type = op.kind == RdmaOp.WRITE_ACK ? RecordDescriptor.TYPE_WRITE_ACK
-                            : RecordDescriptor.TYPE_FLUSH_ACK;
-                }
-                ring.commit(record, type, rank, HEADER_LENGTH);
-                return true;
-            }
-            case RdmaOp.IMMEDIATE -> {
-                if (!postImmediate(endpoint, op.immediate)) {
-                    return false;
-                }
-                completions.complete(op.wrId, CompletionStatus.OK);
-                return true;
-            }
-            default -> throw new IllegalStateException("unknown operation kind " + op.kind);
+        if (op.kind != RdmaOp.IMMEDIATE) {
+            return OpRecordWriter.post(endpoint.ring, op, rank, chunkLength);
         }
+        if (!postImmediate(endpoint, op.immediate)) {
+            return false;
+        }
+        completions.complete(op.wrId, CompletionStatus.OK);
+        return true;
     }
 
     /** Puts an IMMEDIATE record into the peer's inbox; false when it is full. */
@@ -407,6 +262,31 @@ final class EmulatedOps {
         ring.buffer().set(ValueLayout.JAVA_INT, offset + AUX_OFFSET, immediate);
         ring.commit(offset, RecordDescriptor.TYPE_IMMEDIATE, rank, HEADER_LENGTH);
         return true;
+    }
+
+    /**
+     * The peer is gone: completes every operation still waiting for it with PEER_GONE, and drops
+     * what is owed to it. Returns how many operations completed.
+     */
+    int failPeer(ShmEndpoint endpoint) {
+        int n = 0;
+        while (endpoint.backlogHead != null) {
+            RdmaOp op = endpoint.dequeue();
+            if (op.id < 0) {
+                if (op.kind == RdmaOp.IMMEDIATE) {
+                    completions.complete(op.wrId, CompletionStatus.PEER_GONE);
+                }
+                pool.release(op);
+            }
+        }
+        for (int i = 0; i < pool.capacity(); i++) {
+            RdmaOp op = pool.initiator(i);
+            if (op.kind != 0 && op.endpoint == endpoint) {
+                complete(op, CompletionStatus.PEER_GONE);
+                n++;
+            }
+        }
+        return n;
     }
 
     // ------------------------------------------------------------------ records
@@ -422,8 +302,10 @@ final class EmulatedOps {
                 final long key = buffer.get(ValueLayout.JAVA_LONG, body + OP_REMOTE_KEY_OFFSET);
                 final int flags = buffer.get(ValueLayout.JAVA_INT, body + OP_WRITE_FLAGS_OFFSET);
                 if (writeStatus[source] == CompletionStatus.OK) {
-                    final MemorySegment target = registrations.resolve(key, address, dataLength,
-                            Access.REMOTE_WRITE);
+                    // the whole rest of the write, so that one running past the end places nothing
+                    final long left = buffer.get(ValueLayout.JAVA_LONG, body + OP_WRITE_LEFT_OFFSET);
+                    final MemorySegment target = left < dataLength ? null
+                            : registrations.resolve(key, address, left, Access.REMOTE_WRITE);
                     if (target == null) {
                         writeStatus[source] = CompletionStatus.REMOTE_ACCESS_ERROR;
                     } else {
@@ -441,7 +323,7 @@ final class EmulatedOps {
                     if ((flags & FLAG_IMMEDIATE) != 0) {
                         handler.onImmediate(source, buffer.get(ValueLayout.JAVA_INT, record + AUX_OFFSET));
                     }
-                    RdmaOp ack = spareOp();
+                    RdmaOp ack = pool.spare();
                     ack.kind = RdmaOp.WRITE_ACK;
                     ack.peerOpId = peerOpId;
                     answer(source, ack);
@@ -458,7 +340,7 @@ final class EmulatedOps {
                     answerError(source, peerOpId, CompletionStatus.REMOTE_ACCESS_ERROR);
                     return;
                 }
-                RdmaOp response = spareOp();
+                RdmaOp response = pool.spare();
                 response.kind = RdmaOp.READ_RESPONSE;
                 response.local = source0;
                 response.length = readLength;
@@ -480,7 +362,7 @@ final class EmulatedOps {
                     answerError(source, peerOpId, status);
                     return;
                 }
-                RdmaOp response = spareOp();
+                RdmaOp response = pool.spare();
                 response.kind = RdmaOp.ATOMIC_RESPONSE;
                 response.peerOpId = peerOpId;
                 response.operand = ShmAtomics.apply(word, 0,
@@ -490,7 +372,7 @@ final class EmulatedOps {
                 answer(source, response);
             }
             case RecordDescriptor.TYPE_FLUSH -> {
-                RdmaOp ack = spareOp();
+                RdmaOp ack = pool.spare();
                 ack.kind = RdmaOp.FLUSH_ACK;
                 ack.peerOpId = buffer.get(ValueLayout.JAVA_INT, record + AUX_OFFSET);
                 answer(source, ack);
@@ -532,16 +414,16 @@ final class EmulatedOps {
 
     private void complete(RdmaOp op, int status) {
         final long wrId = op.wrId;
-        releaseOp(op);
+        pool.release(op);
         handler.onComplete(wrId, status);
     }
 
-    /** The initiator operation {@code id} of kind {@code kind} (0: any kind). */
     private RdmaOp initiatorOp(int id, int kind, int source) {
-        if (id < 0 || id >= ops.length || ops[id].kind == 0 || (kind != 0 && ops[id].kind != kind)) {
+        RdmaOp op = id >= 0 && id < pool.capacity() ? pool.initiator(id) : null;
+        if (op == null || op.kind == 0 || (kind != 0 && op.kind != kind)) {
             throw new IllegalStateException("rank " + source + " answered unknown operation " + id);
         }
-        return ops[id];
+        return op;
     }
 
     /** Copies all but the last byte, then the last byte with release: IN_ORDER_PLACEMENT. */

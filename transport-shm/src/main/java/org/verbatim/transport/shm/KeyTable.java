@@ -43,8 +43,18 @@ final class KeyTable {
     }
 
     /**
+     * True when {@code key} is beyond the table (a well-formed key of a slot past
+     * {@link KeyTableDescriptor#ENTRIES}): only its owner can check it, so operations with it take
+     * the emulated path.
+     */
+    static boolean beyond(long key) {
+        return RemoteKeys.slot(key) >= ENTRIES;
+    }
+
+    /**
      * Peer: true when {@code [address, address + length)} lies inside the registration of
-     * {@code key} and the key carries the rights in {@code needed}.
+     * {@code key} and the key carries the rights in {@code needed}. False for a key
+     * {@link #beyond} the table.
      */
     boolean allows(long key, long address, long length, int needed) {
         if (!RemoteKeys.allows(key, needed)) {
@@ -52,7 +62,7 @@ final class KeyTable {
         }
         final int slot = RemoteKeys.slot(key);
         if (slot >= ENTRIES) {
-            return true; // beyond the table: checked by shape and rights only
+            return false;
         }
         final long entry = (long) slot * ENTRY_LENGTH;
         if ((long) LONG.getAcquire(table, entry + KEY_OFFSET) != key) {

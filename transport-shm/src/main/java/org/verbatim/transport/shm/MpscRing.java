@@ -187,6 +187,11 @@ final class MpscRing {
         return doorbell.sleep(this, maxNanos);
     }
 
+    /** The ring's doorbell (wake-up through an eventfd: see {@link Doorbell}). */
+    Doorbell doorbell() {
+        return doorbell;
+    }
+
     /** Length (header included) of the published record at {@code offset}. */
     int length(long offset) {
         return file.get(ValueLayout.JAVA_INT, offset + LENGTH_OFFSET);

@@ -27,7 +27,7 @@ package org.verbatim.transport.shm;
  * the body), followed by data.
  *
  * <pre>
- *  WRITE_CHUNK: | remote address (8) | remote key (8) | op id (4) | flags (4) | pad (8) | data
+ *  WRITE_CHUNK: | remote address (8) | remote key (8) | op id (4) | flags (4) | left (8) | data
  *  READ_REQUEST:| remote address (8) | remote key (8) | length (8)| op id (4) | pad (4) |
  *  READ_CHUNK:  | offset (8)         | op id (4) | flags (4)      | pad (16)            | data
  *  WRITE_ACK, IMMEDIATE, FLUSH, FLUSH_ACK: no body; AUX carries the op id or the immediate.
@@ -37,7 +37,11 @@ package org.verbatim.transport.shm;
  *  OP_ERROR:       | status (4) | pad (12) |             AUX: op id
  * </pre>
  *
- * A FLUSH is answered by a FLUSH_ACK once the target has applied every record the initiator put
+ * Every WRITE_CHUNK carries what is left of its write, this chunk included, and the target
+ * checks that whole range: a write that runs past its registration is refused at its first chunk
+ * and places nothing.
+ *
+ * <p>A FLUSH is answered by a FLUSH_ACK once the target has applied every record the initiator put
  * in its inbox before it: the target handles its inbox in ring order and queues its answers in
  * order, so the FLUSH_ACK also arrives after every earlier answer. An OP_ERROR replaces the
  * answer (WRITE_ACK, READ_CHUNKs, ATOMIC_RESPONSE) of an operation the target refused, with a
@@ -70,6 +74,8 @@ final class RecordDescriptor {
     static final int OP_REMOTE_KEY_OFFSET = 8;
     static final int OP_WRITE_ID_OFFSET = 16;
     static final int OP_WRITE_FLAGS_OFFSET = 20;
+    /** Bytes of the write from this chunk's address to its end: the target checks them all. */
+    static final int OP_WRITE_LEFT_OFFSET = 24;
     static final int OP_READ_LENGTH_OFFSET = 16;
     static final int OP_READ_ID_OFFSET = 24;
     static final int OP_CHUNK_OFFSET_OFFSET = 0;

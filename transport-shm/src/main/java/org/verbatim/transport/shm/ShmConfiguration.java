@@ -22,9 +22,12 @@ public final class ShmConfiguration {
     public static final Setting MAX_RDMA_OPS = new Setting("verbatim.shm.max-rdma-ops", "1024",
             "Outstanding RDMA operations per rank before further posts return RETRY.");
 
+    public static final Setting EVENTFD = new Setting("verbatim.shm.eventfd", "true",
+            "Sleep on an eventfd that peers fetch with pidfd_getfd (pollable with other transports); false, or a refused pidfd_getfd, sleeps on the inbox futex.");
+
     /** Every setting of this module, in documentation order. */
     public static final List<Setting> SETTINGS =
-            List.of(DIRECTORY, INBOX_SIZE, EAGER_SIZE, CMA, LIVENESS_INTERVAL, MAX_RDMA_OPS);
+            List.of(DIRECTORY, INBOX_SIZE, EAGER_SIZE, CMA, LIVENESS_INTERVAL, MAX_RDMA_OPS, EVENTFD);
 
     private final String directory;
     private final int inboxSize;
@@ -32,15 +35,17 @@ public final class ShmConfiguration {
     private final boolean cma;
     private final long livenessIntervalNanos;
     private final int maxRdmaOps;
+    private final boolean eventFd;
 
     private ShmConfiguration(String directory, int inboxSize, int eagerSize, boolean cma,
-                             long livenessIntervalNanos, int maxRdmaOps) {
+                             long livenessIntervalNanos, int maxRdmaOps, boolean eventFd) {
         this.directory = directory;
         this.inboxSize = inboxSize;
         this.eagerSize = eagerSize;
         this.cma = cma;
         this.livenessIntervalNanos = livenessIntervalNanos;
         this.maxRdmaOps = maxRdmaOps;
+        this.eventFd = eventFd;
     }
 
     /** Reads and validates the settings; IllegalArgumentException names the bad one. */
@@ -66,7 +71,7 @@ public final class ShmConfiguration {
             throw new IllegalArgumentException(MAX_RDMA_OPS.name() + " must be in [1, 1m]: " + ops);
         }
         return new ShmConfiguration(directory, (int) inbox, (int) eager, CMA.getBoolean(config),
-                liveness * 1_000_000L, (int) ops);
+                liveness * 1_000_000L, (int) ops, EVENTFD.getBoolean(config));
     }
 
     public String directory() {
@@ -96,6 +101,11 @@ public final class ShmConfiguration {
 
     public int maxRdmaOps() {
         return maxRdmaOps;
+    }
+
+    /** True when the wait source may use an eventfd (see {@link #EVENTFD}). */
+    public boolean eventFd() {
+        return eventFd;
     }
 
     @Override

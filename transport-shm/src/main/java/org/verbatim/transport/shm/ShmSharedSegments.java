@@ -40,6 +40,8 @@ final class ShmSharedSegments implements SharedSegments {
     private final long pid = ProcessHandle.current().pid();
     private final MemorySegment errno;
     private final List<Mapping> mappings = new ArrayList<>();
+    /** A copy of {@link #mappings} for lookups without the lock (replaced on every change). */
+    private volatile Mapping[] snapshot = new Mapping[0];
     private int serial;
 
     ShmSharedSegments(ShmTransport transport, int rank, String directory, String jobId,
@@ -79,6 +81,7 @@ final class ShmSharedSegments implements SharedSegments {
                     Long.toString(memory.address()));
             Mapping mapping = new Mapping(this, memory, arena, handle, fd, rank, memory.address());
             mappings.add(mapping);
+            snapshot = mappings.toArray(new Mapping[0]);
             return mapping;
         } catch (IOException | RuntimeException e) {
             FileDescriptors.close(errno, fd);
@@ -128,6 +131,7 @@ final class ShmSharedSegments implements SharedSegments {
             MemorySegment memory = map(path, size, arena);
             Mapping mapping = new Mapping(this, memory, arena, handle, -1, creator, creatorBase);
             mappings.add(mapping);
+            snapshot = mappings.toArray(new Mapping[0]);
             return mapping;
         } catch (IOException e) {
             throw new IllegalStateException("cannot attach segment " + handle + ": " + e, e);
@@ -139,8 +143,8 @@ final class ShmSharedSegments implements SharedSegments {
     }
 
     /** True when {@code memory} lies inside a segment mapped here. */
-    synchronized boolean contains(MemorySegment memory) {
-        for (Mapping m : mappings) {
+    boolean contains(MemorySegment memory) {
+        for (Mapping m : snapshot) {
             long offset = memory.address() - m.memory.address();
             if (offset >= 0 && offset <= m.memory.byteSize() - memory.byteSize()) {
                 return true;
@@ -154,10 +158,9 @@ final class ShmSharedSegments implements SharedSegments {
      * own mapping of it, for a segment that rank created and this rank attached, and puts the old
      * value into {@code result}. False (nothing done) when there is no such mapping.
      */
-    synchronized boolean applyAtomic(int creator, long address, int opcode, long operand, long swap,
-                                     MemorySegment result) {
-        for (int i = 0, n = mappings.size(); i < n; i++) {
-            Mapping m = mappings.get(i);
+    boolean applyAtomic(int creator, long address, int opcode, long operand, long swap,
+                        MemorySegment result) {
+        for (Mapping m : snapshot) {
             if (m.creatorRank == creator && m.fd < 0) {
                 long offset = address - m.creatorBase;
                 if (offset >= 0 && offset <= m.memory.byteSize() - 8) {
@@ -179,6 +182,7 @@ final class ShmSharedSegments implements SharedSegments {
 
     private synchronized void closed(Mapping mapping) {
         mappings.remove(mapping);
+        snapshot = mappings.toArray(new Mapping[0]);
         if (mapping.fd >= 0) {
             FileDescriptors.close(errno, mapping.fd);
         }

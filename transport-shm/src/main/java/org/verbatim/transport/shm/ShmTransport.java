@@ -30,25 +30,42 @@ import org.verbatim.spi.TransportException;
 import org.verbatim.spi.WorkList;
 
 /**
- * The shared-memory transport of one rank.
+ * The shared-memory transport of one rank (see {@code docs/transport-shm.md}).
  *
  * <p>Eager: every rank owns one inbox, a many-to-one ring ({@link MpscRing}) in a shared file; a
- * sender copies header and payload straight into the receiver's inbox, and {@link #progress}
- * hands each record to {@link CompletionHandler#onReceive}. Memory per rank is one inbox whatever
- * the job size.
+ * sender copies header and payload straight into the receiver's inbox, or claims the record and
+ * packs in place ({@link ShmEndpoint#claim}, {@link InboxClaim}), and {@link #progress} hands each
+ * record to {@link CompletionHandler#onReceive}. Memory per rank is one inbox whatever the job size.
  *
- * <p>RDMA: with cross-memory attach a write or read is one {@code process_vm_writev/readv} into
- * the peer's address space, done when posted and reported at the next progress; a write with
- * immediate then puts an IMMEDIATE record into the peer's inbox. Without it (the kernel refuses,
- * or {@code verbatim.shm.cma=false}) RDMA is emulated by active messages through the inboxes:
- * writes travel as chunks that the target copies into place and acknowledges, reads as a request
- * that the target answers with chunks, pipelined as far as the rings allow. The target has to make
- * progress, so the capabilities then carry RDMA_WRITE_EMULATED and RDMA_READ_EMULATED.
+ * <p>RDMA: with cross-memory attach ({@link CmaOps}) a write, read, gather write or scatter read is
+ * one {@code process_vm_writev/readv} into the peer's address space (gather and scatter lists of up
+ * to 64 entries go to the kernel as iovec lists), and a run of up to 64 writes or reads of a
+ * {@link WorkList} is one call as well (LIST_POST). They are done when posted and reported at the
+ * next progress; a write with immediate then puts an IMMEDIATE record into the peer's inbox. The
+ * peer's key table ({@link KeyTable}) lets the initiator refuse a bad key, range or right itself.
+ * Without CMA (the kernel refuses, or {@code verbatim.shm.cma=false}) RDMA is emulated by active
+ * messages through the inboxes ({@link EmulatedOps}): writes travel as chunks (packed from the
+ * gather list) that the target copies into place and acknowledges, reads as a request that the
+ * target answers with chunks (unpacked into the scatter list); the capabilities then carry
+ * RDMA_WRITE_EMULATED and RDMA_READ_EMULATED.
+ *
+ * <p>Atomics (64-bit fetch-and-add, compare-and-swap) are active messages either way: the owning
+ * rank applies them in ring order with CPU atomics (ATOMICS_EMULATED), except on memory inside a
+ * {@link SharedSegments} segment that the target created and the initiator attached, where the
+ * initiator runs them directly on its own mapping ({@link ShmSharedSegments}). A flush completes at
+ * once when nothing is outstanding towards the peer, else as a FLUSH record that the target answers
+ * after everything before it. Refused operations complete with an error status (the target sends
+ * an OP_ERROR record, or the initiator decides from the key table); operations towards a peer
+ * that is gone complete with PEER_GONE.
+ *
+ * <p>Waiting: {@link #waitSource()} is an eventfd that peers write only while this rank announced
+ * that it sleeps ({@link ShmWaitSource}, {@link PeerWakeups}), or the inbox futex where a peer
+ * could not fetch the eventfd.
  *
  * <p>Security: with CMA on, open calls {@code prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY)} so that
  * Yama's ptrace_scope=1 lets same-host peers attach; any process of the same user may then read
  * and write this process's memory, as it could under ptrace_scope=0. {@code verbatim.shm.cma=false}
- * leaves the setting alone.
+ * leaves the setting alone (and pidfd_getfd of the eventfds may then be refused: futex).
  *
  * <p>Threading: not thread-safe; the runtime serialises calls (its progress lock). Producers of
  * other ranks write into this rank's inbox concurrently, which the ring is made for.
@@ -76,6 +93,8 @@ public final class ShmTransport implements Transport {
     private final EmulatedOps emulated;
     private final CmaOps cmaOps;
     private final ShmSharedSegments segments;
+    private final PeerWakeups wakeups;
+    private final ShmWaitSource waitSource;
 
     private final boolean[] failed;
     private final String[] failureReasons;
@@ -95,7 +114,8 @@ public final class ShmTransport implements Transport {
 
     private ShmTransport(TransportContext context, ShmConfiguration config, Arena arena,
                          Path inboxPath, MpscRing inbox, int[] pids, MpscRing[] peerRings,
-                         CrossMemoryAttach cma, boolean cmaEnabled, String cmaUnavailabilityCause) {
+                         CrossMemoryAttach cma, boolean cmaEnabled, String cmaUnavailabilityCause,
+                         PeerWakeups wakeups) {
         this.rank = context.rank();
         this.config = config;
         this.handler = context.handler();
@@ -108,6 +128,9 @@ public final class ShmTransport implements Transport {
         this.cma = cma;
         this.cmaEnabled = cmaEnabled;
         this.cmaUnavailabilityCause = cmaUnavailabilityCause;
+        this.wakeups = wakeups;
+        this.waitSource = inbox == null ? null
+                : new ShmWaitSource(inbox, this::idle, wakeups.eventFd(), arena);
         this.registrations = new RegistrationTable(inbox == null ? null : keyTable(inbox, config));
         this.completions = new LocalCompletions(config.maxRdmaOps());
         this.emulated = new EmulatedOps(rank, context.size(), handler, registrations, completions,
@@ -136,6 +159,7 @@ public final class ShmTransport implements Transport {
             }
         }
         Arena arena = Arena.ofShared();
+        PeerWakeups wakeups = new PeerWakeups(rank, size, arena);
         Path inboxPath = InboxFile.path(config.directory(), bootstrap.jobId(), rank);
         boolean created = false;
         try {
@@ -160,6 +184,7 @@ public final class ShmTransport implements Transport {
                 bootstrap.put(key("pid", rank), Long.toString(pid));
                 bootstrap.put(key("probe", rank),
                         Long.toString(file.address() + InboxDescriptor.PROBE_OFFSET));
+                wakeups.create(bootstrap, config.eventFd());
             }
             bootstrap.barrier();
 
@@ -189,8 +214,10 @@ public final class ShmTransport implements Transport {
             }
             if (localPeers > 0) {
                 bootstrap.put(key("cma", rank), cmaCause == null ? "ok" : cmaCause);
+                wakeups.fetch(bootstrap, pids, rings, arena);
             }
             bootstrap.barrier();
+            wakeups.settle(bootstrap, rings);
             // Every same-host rank has mapped every inbox: unlink them all. Each rank removes the
             // files of all its peers as well as its own, so that none survives even if its owner
             // dies right now, and none is visible once any rank has returned from open.
@@ -215,11 +242,13 @@ public final class ShmTransport implements Transport {
                 cmaCause = "no peer on this host";
             }
             return new ShmTransport(context, config, arena, inboxPath, inbox, pids, rings, cma,
-                    cmaCause == null, cmaCause);
+                    cmaCause == null, cmaCause, wakeups);
         } catch (IOException | RuntimeException e) {
+            wakeups.close();
             cleanUpFailedOpen(arena, created ? inboxPath : null);
             throw new TransportException("shm transport of rank " + rank + " failed to open: " + e, e);
         } catch (TransportException e) {
+            wakeups.close();
             cleanUpFailedOpen(arena, created ? inboxPath : null);
             throw e;
         }
@@ -325,6 +354,9 @@ public final class ShmTransport implements Transport {
 
     int write(ShmEndpoint endpoint, MemorySegment local, IoVector gather, long remoteAddress,
               long remoteKey, boolean withImmediate, int immediate, long wrId) {
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
         if (gather == null) {
             requireNative(local);
         } else {
@@ -339,6 +371,9 @@ public final class ShmTransport implements Transport {
 
     int read(ShmEndpoint endpoint, MemorySegment local, IoVector scatter, long remoteAddress,
              long remoteKey, long wrId) {
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
         if (scatter == null) {
             requireNative(local);
         } else {
@@ -359,7 +394,10 @@ public final class ShmTransport implements Transport {
         if (result.byteSize() < 8) {
             throw new IllegalArgumentException("an atomic's result needs 8 bytes, not " + result);
         }
-        if (RemoteKeys.shared(remoteKey)) {
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
+        if (RemoteKeys.shared(remoteKey) && !KeyTable.beyond(remoteKey)) {
             if (!completions.reserve(1)) {
                 return endpoint.retry();
             }
@@ -377,7 +415,19 @@ public final class ShmTransport implements Transport {
     }
 
     int flush(ShmEndpoint endpoint, long wrId) {
+        if (failed[endpoint.peer()]) {
+            return completeGone(endpoint, wrId);
+        }
         return emulated.flush(endpoint, wrId);
+    }
+
+    /** An operation towards a peer known to be gone completes with PEER_GONE. */
+    private int completeGone(ShmEndpoint endpoint, long wrId) {
+        if (!completions.reserve(1)) {
+            return endpoint.retry();
+        }
+        completions.complete(wrId, CompletionStatus.PEER_GONE);
+        return PostStatus.OK;
     }
 
     /** Posts what the endpoint owes its peer; true when nothing is left. */
@@ -438,37 +488,24 @@ public final class ShmTransport implements Transport {
     }
 
     /**
-     * Sleeps on the inbox's doorbell (a futex in the inbox file) until a peer commits a record,
-     * for at most {@code maxNanos}. Does not sleep while local work is pending: completions to
-     * deliver return at once, and a backlog towards a full peer inbox (the peer's consumption
-     * rings no bell here) lets the runtime park briefly instead.
+     * Sleeps until a peer commits into the inbox ({@link ShmWaitSource}): on an eventfd that the
+     * runtime can poll together with other transports, or on the inbox futex where peers could not
+     * fetch the eventfd.
      */
     @Override
     public WaitSource waitSource() {
-        return inbox == null ? null : waitSource;
+        return waitSource;
     }
 
-    private final WaitSource waitSource = new WaitSource() {
-        @Override
-        public boolean arm() {
-            return !closed && !emulated.pumping() && !completions.pending() && !failuresPending;
-        }
+    /** Why the wait source has no descriptor (fd() == -1), or null when it has one. */
+    public String eventFdUnavailabilityCause() {
+        return inbox == null ? "no peer on this host" : wakeups.unavailabilityCause();
+    }
 
-        @Override
-        public int fd() {
-            return -1;
-        }
-
-        @Override
-        public void sleep(long maxNanos) {
-            inbox.sleep(maxNanos);
-        }
-
-        @Override
-        public void disarm() {
-        }
-    };
-
+    /** True when nothing local is pending, so sleeping until a peer's commit is safe. */
+    private boolean idle() {
+        return !closed && !emulated.pumping() && !completions.pending() && !failuresPending;
+    }
 
     private int drainInbox() {
         final MpscRing ring = inbox;
@@ -540,6 +577,9 @@ public final class ShmTransport implements Transport {
             if (reason != null) {
                 failureReasons[p] = null;
                 n++;
+                if (endpoints[p] != null) {
+                    n += emulated.failPeer(endpoints[p]);
+                }
                 handler.onPeerFailure(p, reason);
             }
         }
@@ -555,6 +595,7 @@ public final class ShmTransport implements Transport {
         }
         closed = true;
         segments.closeAll();
+        wakeups.close();
         try {
             Files.deleteIfExists(inboxPath);
         } catch (IOException ignored) {

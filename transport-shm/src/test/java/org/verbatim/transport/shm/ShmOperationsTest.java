@@ -153,6 +153,40 @@ class ShmOperationsTest {
 
     @ParameterizedTest(name = "cma={0}")
     @ValueSource(booleans = {true, false})
+    void postListCompletesABadRequestInTheMiddleInErrorAndTheOthersNormally(boolean cma)
+            throws Exception {
+        try (ShmRanks ranks = new ShmRanks(2, ShmRanks.cma(cma)); Arena arena = Arena.ofConfined()) {
+            MemorySegment target = arena.allocate(4096, 64);
+            MemorySegment source = arena.allocate(4096, 64).fill((byte) 3);
+            MemoryRegistration remote = ranks.transports[1].register(target);
+            WorkList list = new WorkList(8);
+            for (int i = 0; i < 8; i++) {
+                long key = i == 3 ? remote.remoteKey() + 1 : remote.remoteKey(); // 3: unknown key
+                long at = i == 5 ? 4000 : i * 512L; // 5: beyond the registration's end
+                list.write(source.asSlice(i * 512L, 512), target.address() + at, key, i);
+            }
+            Endpoint endpoint = ranks.transports[0].endpoint(1);
+            int posted = 0;
+            while (posted < list.count()) {
+                posted += endpoint.postList(list, posted);
+                ranks.progress();
+            }
+            for (int i = 0; i < 8; i++) {
+                int expected = i == 3 || i == 5 ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.OK;
+                assertEquals(expected, ranks.await(0, i), "request " + i);
+            }
+            assertEquals(0, target.get(ValueLayout.JAVA_BYTE, 3 * 512), "request 3 wrote nothing");
+            assertEquals(3, target.get(ValueLayout.JAVA_BYTE, 4 * 512));
+            assertEquals(3, target.get(ValueLayout.JAVA_BYTE, 7 * 512 + 511));
+            list.clear().write(MemorySegment.ofArray(new byte[8]), target.address(), remote.remoteKey(), 9);
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> endpoint.postList(list, 0), "heap memory is not RDMA memory");
+            remote.close();
+        }
+    }
+
+    @ParameterizedTest(name = "cma={0}")
+    @ValueSource(booleans = {true, false})
     void atomicsFetchAddAndCompareSwapOnRegisteredWords(boolean cma) throws Exception {
         try (ShmRanks ranks = new ShmRanks(3, ShmRanks.cma(cma)); Arena arena = Arena.ofConfined()) {
             MemorySegment words = arena.allocate(64, 64);
@@ -352,6 +386,29 @@ class ShmOperationsTest {
             ranks.awaitReceived(1, sent + 1);
             assertEquals(List.of(9), ranks.recorders[1].immediates, "immediate before the claim");
             remote.close();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void keysBeyondTheKeyTableTakeTheEmulatedPathAndAreStillChecked() throws Exception {
+        try (ShmRanks ranks = new ShmRanks(2, ShmRanks.cma(true)); Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(4096, 64);
+            List<MemoryRegistration> filler = new java.util.ArrayList<>();
+            for (int i = 0; i < KeyTableDescriptor.ENTRIES; i++) {
+                filler.add(ranks.transports[1].register(memory.asSlice(0, 64)));
+            }
+            MemoryRegistration beyond = ranks.transports[1].register(memory.asSlice(1024, 1024));
+            assertTrue(KeyTable.beyond(beyond.remoteKey()));
+            MemorySegment local = arena.allocate(1024, 64).fill((byte) 5);
+            Endpoint endpoint = ranks.transports[0].endpoint(1);
+            ranks.post(() -> endpoint.write(local, beyond.address(), beyond.remoteKey(), 1));
+            ranks.post(() -> endpoint.write(local, beyond.address() + 8, beyond.remoteKey(), 2));
+            assertEquals(CompletionStatus.OK, ranks.await(0, 1));
+            assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, ranks.await(0, 2), "past the end");
+            assertEquals(5, memory.get(ValueLayout.JAVA_BYTE, 2047));
+            assertEquals(0, memory.get(ValueLayout.JAVA_BYTE, 2048), "nothing beyond the registration");
+            beyond.close();
+            filler.forEach(MemoryRegistration::close);
         }
     }
 

@@ -50,6 +50,10 @@ public final class ShmPeerProcess {
                 Map.of(ShmConfiguration.CMA.name(), args[4],
                         ShmConfiguration.LIVENESS_INTERVAL.name(), "100"));
         transport[0] = new ShmTransportProvider().open(context);
+        // memory a test may write to (after killing this process)
+        var memory = java.lang.foreign.Arena.global().allocate(4096, 64);
+        var registration = transport[0].register(memory);
+        context.bootstrap().put("peer.memory", registration.address() + ":" + registration.remoteKey());
         while (true) {
             if (transport[0].progress() == 0) {
                 Thread.onSpinWait();

@@ -88,6 +88,7 @@ class ShmTransportTest {
                 .redirectErrorStream(true).redirectOutput(kvs.resolve("child.log").toFile()).start();
         List<byte[]> received = new ArrayList<>();
         List<String> failures = new ArrayList<>();
+        java.util.Map<Long, Integer> statuses = new java.util.HashMap<>();
         CompletionHandler handler = new CompletionHandler() {
             @Override
             public void onReceive(int source, MemorySegment message) {
@@ -100,6 +101,7 @@ class ShmTransportTest {
 
             @Override
             public void onComplete(long wrId, int status) {
+                statuses.put(wrId, status);
             }
 
             @Override
@@ -134,14 +136,45 @@ class ShmTransportTest {
                 assertArrayEquals(message, java.util.Arrays.copyOfRange(received.get(i), 1, 1 + message.length));
             }
 
+            // the echo of a message sent while armed wakes this rank's wait source across processes
+            org.verbatim.spi.WaitSource source = transport.waitSource();
+            String cause = ((ShmTransport) transport).eventFdUnavailabilityCause();
+            assertEquals(source.fd() < 0, cause != null, String.valueOf(cause));
+            assertTrue(source.arm());
+            while (transport.endpoint(1).send(MemorySegment.ofArray(new byte[] {(byte) 100}),
+                    MemorySegment.ofArray(message)) != PostStatus.OK) {
+                Thread.onSpinWait();
+            }
+            long slept = System.nanoTime();
+            source.sleep(TimeUnit.SECONDS.toNanos(20));
+            source.disarm();
+            assertTrue(System.nanoTime() - slept < TimeUnit.SECONDS.toNanos(10),
+                    "woken by the peer's echo (eventfd: " + (cause == null) + ")");
+            while (received.size() < 101) {
+                transport.progress();
+            }
+
+            FileBootstrap bootstrap = new FileBootstrap(kvs, jobId, 0, 2);
+            String[] memory = bootstrap.get("peer.memory").split(":");
+            long address = Long.parseLong(memory[0]);
+            long key = Long.parseLong(memory[1]);
+            MemorySegment local = java.lang.foreign.Arena.ofAuto().allocate(64, 8);
             child.destroyForcibly();
             assertTrue(child.waitFor(10, TimeUnit.SECONDS));
             long killed = System.nanoTime();
-            while (failures.isEmpty() && System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(5)) {
+            // with CMA the write meets ESRCH and reports the peer; without, liveness finds it
+            assertEquals(PostStatus.OK, transport.endpoint(1).write(local, address, key, 7));
+            while ((failures.isEmpty() || !statuses.containsKey(7L))
+                    && System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(5)) {
                 transport.progress();
                 Thread.sleep(1);
             }
             assertEquals(1, failures.size(), "the dead peer is reported");
+            assertEquals(org.verbatim.spi.CompletionStatus.PEER_GONE, statuses.get(7L),
+                    "the write to the dead peer completes with PEER_GONE");
+            assertEquals(PostStatus.OK, transport.endpoint(1).read(local, address, key, 8));
+            transport.progress();
+            assertEquals(org.verbatim.spi.CompletionStatus.PEER_GONE, statuses.get(8L));
             assertTrue(failures.get(0).startsWith("1: "), failures.get(0));
             assertTrue(failures.get(0).contains("gone"), failures.get(0));
             assertEquals(List.of(), jobFiles(jobId), "nothing left in /dev/shm");
