@@ -278,11 +278,14 @@ final class RegistrationCache {
     private final class Handle implements MemoryRegistration {
         private final Entry entry;
         private final MemorySegment segment;
+        /** The key as a number stays readable after close (a peer may be told a dead key). */
+        private final long remoteKey;
         private boolean closed;
 
         Handle(Entry entry, MemorySegment segment) {
             this.entry = entry;
             this.segment = segment;
+            this.remoteKey = Integer.toUnsignedLong(entry.pinned.rkey());
         }
 
         @Override
@@ -292,7 +295,7 @@ final class RegistrationCache {
 
         @Override
         public long remoteKey() {
-            return Integer.toUnsignedLong(entry.pinned.rkey());
+            return remoteKey;
         }
 
         @Override

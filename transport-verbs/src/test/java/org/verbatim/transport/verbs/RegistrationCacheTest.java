@@ -142,4 +142,17 @@ class RegistrationCacheTest {
             c.clear();
         }
     }
+
+    @Test
+    void aClosedRegistrationStillNamesItsKey() {
+        try (Arena arena = Arena.ofConfined()) {
+            RegistrationCache c = cache(0);
+            MemorySegment m = arena.allocate(4096, 4096);
+            MemoryRegistration r = c.register(m);
+            long key = r.remoteKey();
+            r.close();
+            assertEquals(0, pinned.size(), "no cache: unpinned at close");
+            assertEquals(key, r.remoteKey());
+        }
+    }
 }
