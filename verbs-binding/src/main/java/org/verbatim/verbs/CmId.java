@@ -16,8 +16,6 @@ import org.verbatim.verbs.raw.rdma_conn_param;
  */
 public final class CmId extends NativeResource {
 
-    private static final int RETRIES = 7;
-
     CmId(EventChannel channel) {
         super(channel);
         MemorySegment state = RuntimeHelper.allocateCallState(arena());
@@ -53,14 +51,43 @@ public final class CmId extends NativeResource {
         call((s, a) -> rdma_cma_h.rdma_listen(s, handle(), backlog), "rdma_listen");
     }
 
-    /** {@code rdma_connect} with one outstanding RDMA read each way and retries. */
+    /** {@code rdma_connect} with one outstanding RDMA read each way and retries ({@link CmConnectParameters#DEFAULT}). */
     public void connect() {
-        call((s, a) -> rdma_cma_h.rdma_connect(s, handle(), connParam(a)), "rdma_connect");
+        connect(CmConnectParameters.DEFAULT);
     }
 
-    /** {@code rdma_accept} on the id of a CONNECT_REQUEST. */
+    /**
+     * {@code rdma_connect} with {@code params}: initiator depth, responder resources, retries and
+     * private data for the peer's CONNECT_REQUEST event. Completes with ESTABLISHED (or REJECTED,
+     * UNREACHABLE).
+     */
+    public void connect(CmConnectParameters params) {
+        call((s, a) -> rdma_cma_h.rdma_connect(s, handle(), connParam(a, params)), "rdma_connect");
+    }
+
+    /** {@code rdma_accept} on the id of a CONNECT_REQUEST ({@link CmConnectParameters#DEFAULT}). */
     public void accept() {
-        call((s, a) -> rdma_cma_h.rdma_accept(s, handle(), connParam(a)), "rdma_accept");
+        accept(CmConnectParameters.DEFAULT);
+    }
+
+    /**
+     * {@code rdma_accept} on the id of a CONNECT_REQUEST with {@code params}; its private data
+     * reaches the connecting side with its ESTABLISHED event.
+     */
+    public void accept(CmConnectParameters params) {
+        call((s, a) -> rdma_cma_h.rdma_accept(s, handle(), connParam(a, params)), "rdma_accept");
+    }
+
+    /**
+     * {@code rdma_create_qp}: creates the queue pair of this id in {@code pd} as {@code config}
+     * describes (its CQs, SRQ, sizes) and binds it to the id, which then moves it through INIT,
+     * RTR and RTS itself during connect or accept (no {@code toInit}/{@code toRtr}/{@code toRts}).
+     * The id must be bound to a device first (address resolved, or a CONNECT_REQUEST's id), and
+     * {@code pd} must belong to that device. The queue pair is closed with the id, or before it.
+     */
+    public QueuePair createQueuePair(ProtectionDomain pd, QueuePairConfig config) {
+        checkOpen();
+        return new QueuePair(this, pd, config);
     }
 
     /** {@code rdma_disconnect}. */
@@ -68,12 +95,17 @@ public final class CmId extends NativeResource {
         call((s, a) -> rdma_cma_h.rdma_disconnect(s, handle()), "rdma_disconnect");
     }
 
-    private static MemorySegment connParam(Arena a) {
+    private static MemorySegment connParam(Arena a, CmConnectParameters params) {
         MemorySegment p = rdma_conn_param.allocate(a);
-        rdma_conn_param.responder_resources(p, (byte) 1);
-        rdma_conn_param.initiator_depth(p, (byte) 1);
-        rdma_conn_param.retry_count(p, (byte) RETRIES);
-        rdma_conn_param.rnr_retry_count(p, (byte) RETRIES);
+        rdma_conn_param.responder_resources(p, (byte) params.responderResources());
+        rdma_conn_param.initiator_depth(p, (byte) params.initiatorDepth());
+        rdma_conn_param.retry_count(p, (byte) params.retryCount());
+        rdma_conn_param.rnr_retry_count(p, (byte) params.rnrRetryCount());
+        byte[] data = params.privateData();
+        if (data.length > 0) {
+            rdma_conn_param.private_data(p, a.allocateFrom(ValueLayout.JAVA_BYTE, data));
+            rdma_conn_param.private_data_len(p, (byte) data.length);
+        }
         return p;
     }
 

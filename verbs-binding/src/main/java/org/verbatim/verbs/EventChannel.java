@@ -6,6 +6,8 @@ import java.lang.foreign.ValueLayout;
 import org.verbatim.verbs.raw.RuntimeHelper;
 import org.verbatim.verbs.raw.rdma_cm_event;
 import org.verbatim.verbs.raw.rdma_cma_h;
+import org.verbatim.verbs.raw.rdma_cma_h_constants;
+import org.verbatim.verbs.raw.rdma_conn_param;
 
 /**
  * An RDMA CM event channel ({@code rdma_create_event_channel}); its ids are closed before it.
@@ -32,11 +34,25 @@ public final class EventChannel extends NativeResource {
             MemorySegment out = a.allocate(ValueLayout.ADDRESS);
             Calls.zero(rdma_cma_h.rdma_get_cm_event(state, handle(), out), state, "rdma_get_cm_event");
             MemorySegment event = rdma_cm_event.reinterpret(out.get(ValueLayout.ADDRESS, 0));
-            var result = new CmEvent(rdma_cm_event.event(event), rdma_cm_event.status(event),
-                    rdma_cm_event.id(event).address(), rdma_cm_event.listen_id(event).address());
+            int type = rdma_cm_event.event(event);
+            var result = new CmEvent(type, rdma_cm_event.status(event),
+                    rdma_cm_event.id(event).address(), rdma_cm_event.listen_id(event).address(),
+                    type == rdma_cma_h_constants.RDMA_CM_EVENT_CONNECT_REQUEST
+                            || type == rdma_cma_h_constants.RDMA_CM_EVENT_ESTABLISHED
+                            ? connection(rdma_cm_event.param.conn(rdma_cm_event.param(event))) : null);
             rdma_cma_h.rdma_ack_cm_event(state, event);
             return result;
         }
+    }
+
+    /** The parameters of a connection event ({@code event->param.conn}), read before the ack frees them. */
+    private static CmConnectParameters connection(MemorySegment conn) {
+        int length = Byte.toUnsignedInt(rdma_conn_param.private_data_len(conn));
+        MemorySegment data = rdma_conn_param.private_data(conn);
+        byte[] bytes = length == 0 || data.address() == 0 ? new byte[0]
+                : data.reinterpret(length).toArray(ValueLayout.JAVA_BYTE);
+        return new CmConnectParameters(Byte.toUnsignedInt(rdma_conn_param.initiator_depth(conn)),
+                Byte.toUnsignedInt(rdma_conn_param.responder_resources(conn)), bytes, 0, 0);
     }
 
     @Override

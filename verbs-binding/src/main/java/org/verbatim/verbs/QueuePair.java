@@ -13,11 +13,14 @@ import org.verbatim.verbs.raw.ibv_qp;
 import org.verbatim.verbs.raw.ibv_qp_attr;
 import org.verbatim.verbs.raw.ibv_qp_cap;
 import org.verbatim.verbs.raw.ibv_qp_init_attr;
+import org.verbatim.verbs.raw.rdma_cm_id;
+import org.verbatim.verbs.raw.rdma_cma_h;
 import org.verbatim.verbs.raw.verbs_h;
 
 /**
- * A queue pair ({@code ibv_create_qp}), RC or UD, with the RESET to INIT to RTR to RTS
- * transitions and posting of pre-built requests through the context's cached ops.
+ * A queue pair ({@code ibv_create_qp}, or {@code rdma_create_qp} on a {@link CmId}), RC or UD,
+ * with the RESET to INIT to RTR to RTS transitions and posting of pre-built requests, alone or
+ * chained, through the context's cached ops.
  */
 public final class QueuePair extends NativeResource {
 
@@ -26,7 +29,6 @@ public final class QueuePair extends NativeResource {
     static final int RETRY_COUNT = 7;
     static final int RNR_RETRY = 7;
     static final int MIN_RNR_TIMER = 12;
-    static final int RD_ATOMIC = 1;
 
     private final QueuePairType type;
     private final ContextOps ops;
@@ -34,28 +36,60 @@ public final class QueuePair extends NativeResource {
     private final MemorySegment badWr;
     private final int qpNum;
     private final int maxInline;
+    private final int maxSendSge;
+    /** The RDMA CM id that owns this queue pair ({@code rdma_create_qp}), or null. */
+    private final MemorySegment cmId;
 
     QueuePair(ProtectionDomain pd, QueuePairConfig config) {
         super(pd);
         this.type = config.type();
         this.ops = pd.context().ops();
+        this.cmId = null;
         MemorySegment state = RuntimeHelper.allocateCallState(arena());
-        MemorySegment init = ibv_qp_init_attr.allocate(arena());
+        MemorySegment init = initAttributes(config, arena());
+        this.qp = Calls.nonNull(verbs_h.ibv_create_qp(state, pd.handle(), init), state, "ibv_create_qp");
+        handle(qp);
+        this.qpNum = ibv_qp.qp_num(ibv_qp.reinterpret(qp));
+        MemorySegment cap = ibv_qp_init_attr.cap(init);
+        this.maxInline = ibv_qp_cap.max_inline_data(cap);
+        this.maxSendSge = ibv_qp_cap.max_send_sge(cap);
+        this.badWr = arena().allocate(ValueLayout.ADDRESS);
+    }
+
+    /** {@code rdma_create_qp} on {@code id} (see {@link CmId#createQueuePair}). */
+    QueuePair(CmId id, ProtectionDomain pd, QueuePairConfig config) {
+        super(id);
+        if (config.type() != QueuePairType.RC) {
+            throw new IllegalArgumentException("the RDMA CM connects RC queue pairs here, not " + config.type());
+        }
+        this.type = config.type();
+        this.ops = pd.context().ops();
+        this.cmId = id.handle();
+        MemorySegment state = RuntimeHelper.allocateCallState(arena());
+        MemorySegment init = initAttributes(config, arena());
+        Calls.zero(rdma_cma_h.rdma_create_qp(state, id.handle(), pd.handle(), init), state, "rdma_create_qp");
+        this.qp = rdma_cm_id.qp(rdma_cm_id.reinterpret(id.handle()));
+        handle(qp);
+        this.qpNum = ibv_qp.qp_num(ibv_qp.reinterpret(qp));
+        MemorySegment cap = ibv_qp_init_attr.cap(init);
+        this.maxInline = ibv_qp_cap.max_inline_data(cap);
+        this.maxSendSge = ibv_qp_cap.max_send_sge(cap);
+        this.badWr = arena().allocate(ValueLayout.ADDRESS);
+    }
+
+    private static MemorySegment initAttributes(QueuePairConfig config, Arena arena) {
+        MemorySegment init = ibv_qp_init_attr.allocate(arena);
         ibv_qp_init_attr.send_cq(init, config.sendCq().handle());
         ibv_qp_init_attr.recv_cq(init, config.recvCq().handle());
         ibv_qp_init_attr.srq(init, config.srq() == null ? MemorySegment.NULL : config.srq().handle());
-        ibv_qp_init_attr.qp_type(init, type.value);
+        ibv_qp_init_attr.qp_type(init, config.type().value);
         MemorySegment cap = ibv_qp_init_attr.cap(init);
         ibv_qp_cap.max_send_wr(cap, config.maxSendWr());
         ibv_qp_cap.max_recv_wr(cap, config.srq() == null ? config.maxRecvWr() : 0);
         ibv_qp_cap.max_send_sge(cap, config.maxSge());
-        ibv_qp_cap.max_recv_sge(cap, config.maxSge());
+        ibv_qp_cap.max_recv_sge(cap, config.srq() == null ? config.maxSge() : 1);
         ibv_qp_cap.max_inline_data(cap, config.maxInline());
-        this.qp = Calls.nonNull(verbs_h.ibv_create_qp(state, pd.handle(), init), state, "ibv_create_qp");
-        handle(qp);
-        this.qpNum = ibv_qp.qp_num(ibv_qp.reinterpret(qp));
-        this.maxInline = ibv_qp_cap.max_inline_data(cap);
-        this.badWr = arena().allocate(ValueLayout.ADDRESS);
+        return init;
     }
 
     /** The QP number peers address. */
@@ -67,6 +101,14 @@ public final class QueuePair extends NativeResource {
     /** The inline size the provider granted ({@code ibv_create_qp} writes it back): at least the request. */
     public int maxInline() {
         return maxInline;
+    }
+
+    /**
+     * Gather entries one send work request may carry, as the provider granted them
+     * ({@code cap.max_send_sge} written back at creation): at least what was asked for.
+     */
+    public int maxSendSge() {
+        return maxSendSge;
     }
 
     /** RC or UD. */
@@ -99,7 +141,7 @@ public final class QueuePair extends NativeResource {
             ibv_qp_attr.path_mtu(attr, p.pathMtu());
             ibv_qp_attr.dest_qp_num(attr, p.remoteQpNum());
             ibv_qp_attr.rq_psn(attr, p.receivePsn());
-            ibv_qp_attr.max_dest_rd_atomic(attr, (byte) RD_ATOMIC);
+            ibv_qp_attr.max_dest_rd_atomic(attr, (byte) p.readsIn());
             ibv_qp_attr.min_rnr_timer(attr, (byte) MIN_RNR_TIMER);
             MemorySegment ah = ibv_qp_attr.ah_attr(attr);
             ibv_ah_attr.dlid(ah, (short) p.remoteLid());
@@ -127,9 +169,32 @@ public final class QueuePair extends NativeResource {
             ibv_qp_attr.timeout(attr, (byte) TIMEOUT);
             ibv_qp_attr.retry_cnt(attr, (byte) RETRY_COUNT);
             ibv_qp_attr.rnr_retry(attr, (byte) RNR_RETRY);
-            ibv_qp_attr.max_rd_atomic(attr, (byte) RD_ATOMIC);
+            ibv_qp_attr.max_rd_atomic(attr, (byte) p.readsOut());
             return IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
         }, "RTS");
+    }
+
+    /**
+     * To ERROR: every outstanding work request completes flushed ({@code IBV_WC_WR_FLUSH_ERR}),
+     * posted receives included (not those of a shared receive queue).
+     */
+    public void toError() {
+        modify((attr, a) -> {
+            ibv_qp_attr.qp_state(attr, IBV_QPS_ERR);
+            return IBV_QP_STATE;
+        }, "ERR");
+    }
+
+    /**
+     * To RESET, from any state: the queues are emptied without completions, and the queue pair
+     * can go through INIT, RTR and RTS again (a new connection on the same queue pair number).
+     * Poll out the flushed completions first: ones still in a CQ would name requests reused since.
+     */
+    public void reset() {
+        modify((attr, a) -> {
+            ibv_qp_attr.qp_state(attr, IBV_QPS_RESET);
+            return IBV_QP_STATE;
+        }, "RESET");
     }
 
     private interface Attributes {
@@ -145,10 +210,22 @@ public final class QueuePair extends NativeResource {
         }
     }
 
-    /** {@code ibv_post_send} of a pre-built request: 0, or an errno value (ENOMEM when the queue is full). */
+    /**
+     * {@code ibv_post_send} of a pre-built request, or of the chain that starts with it
+     * ({@link SendRequest#next}): 0, or an errno value (ENOMEM when the queue is full). On an
+     * error, the requests before {@link #badRequest()} were posted and the rest were not.
+     */
     public int post(SendRequest request) {
         checkOpen();
         return ops.postSend(qp, request.segment(), badWr);
+    }
+
+    /**
+     * The address of the request the last failed post stopped at ({@code bad_wr}); compare with
+     * {@link SendRequest#address()}. Meaningful only right after a post that returned an error.
+     */
+    public long badRequest() {
+        return badWr.get(ValueLayout.ADDRESS, 0).address();
     }
 
     /** {@code ibv_post_recv} of a pre-built request: 0 or an errno value. */
@@ -159,6 +236,10 @@ public final class QueuePair extends NativeResource {
 
     @Override
     void release(MemorySegment handle) {
-        verbs_h.ibv_destroy_qp(releaseState(), handle);
+        if (cmId != null) {
+            rdma_cma_h.rdma_destroy_qp(releaseState(), cmId);
+        } else {
+            verbs_h.ibv_destroy_qp(releaseState(), handle);
+        }
     }
 }

@@ -91,4 +91,39 @@ class OwnerLifecycleTest {
             assertThrows(IndexOutOfBoundsException.class, () -> request.entries(3));
         }
     }
+
+    @Test
+    void atomicRequestCarriesItsOperandsAndChainsEndInNull() {
+        try (Arena arena = Arena.ofConfined()) {
+            var first = new SendRequest(arena, 1);
+            var second = new SendRequest(arena, 4);
+            first.operation(1, verbs_h_constants.IBV_WR_ATOMIC_CMP_AND_SWP, verbs_h_constants.IBV_SEND_SIGNALED)
+                    .entry(0, 0x5000, 8, 3).atomic(0xA000, 55, 7, 9).next(second);
+            MemorySegment atomic = ibv_send_wr.wr.atomic(ibv_send_wr.wr(first.segment()));
+            assertEquals(0xA000, ibv_send_wr.wr.atomic.remote_addr(atomic));
+            assertEquals(55, ibv_send_wr.wr.atomic.rkey(atomic));
+            assertEquals(7, ibv_send_wr.wr.atomic.compare_add(atomic));
+            assertEquals(9, ibv_send_wr.wr.atomic.swap(atomic));
+            assertEquals(second.address(), ibv_send_wr.next(first.segment()).address());
+            assertEquals(0, ibv_send_wr.next(second.segment()).address(), "a new request ends its chain");
+            first.next(null);
+            assertEquals(0, ibv_send_wr.next(first.segment()).address());
+            assertEquals(4, second.maxEntries());
+        }
+    }
+
+    @Test
+    void connectParametersAreCheckedAndCopied() {
+        byte[] data = {1, 2, 3};
+        var p = CmConnectParameters.DEFAULT.withReads(16).withPrivateData(data);
+        data[0] = 9;
+        assertEquals(16, p.initiatorDepth());
+        assertEquals(16, p.responderResources());
+        assertEquals(1, p.privateData()[0]);
+        assertThrows(IllegalArgumentException.class, () -> p.withPrivateData(new byte[256]));
+        assertThrows(IllegalArgumentException.class, () -> p.withReads(256));
+        var c = new ConnectionParameters(1, 3, 5, 0, null, -1, 0, 0);
+        assertEquals(1, c.readsOut());
+        assertEquals(1, c.readsIn());
+    }
 }

@@ -12,14 +12,19 @@ import java.lang.foreign.ValueLayout;
  *  +-------+-------+-------+-------+-------+-------+-------+-------+
  *  | type  | from  |  to   | RC QPN|  PSN  |  LID  |  MTU  | UD QPN|
  *  +-------+-------+-------+-------+-------+-------+-------+-------+
- * 32                                                              48
- *  |                 GID of the sender's port (zero on InfiniBand)  |
- *  +----------------------------------------------------------------+
+ * 32                                                              48      52      56
+ *  |                 GID of the sender's port (zero on InfiniBand)  | reads | epoch |
+ *  +----------------------------------------------------------------+-------+-------+
  * </pre>
  *
  * REQUEST (from the side that wants the connection) and REPLY (from the other side) carry the
  * sender's RC queue pair number, first PSN and port address; READY tells the replying side that
- * the requester's queue pair is ready to receive, so it may send. Fields are in native order
+ * the requester's queue pair is ready to receive, so it may send. {@code reads} is how many RDMA
+ * reads and atomics the sender's queue pair serves at once, the most the receiver may keep
+ * outstanding towards it. {@code epoch} counts the connections between the two ranks: 0 for the
+ * first, one more each time a queue pair in error is re-established (a REQUEST of a newer epoch
+ * asks the peer to drain and reset its side too; datagrams of an older one are stale). Fields
+ * are in native order
  * (peers of one job share it).
  */
 final class ConnectMessage {
@@ -32,7 +37,9 @@ final class ConnectMessage {
     static final int MTU = 24;
     static final int UD_QPN = 28;
     static final int GID = 32;
-    static final int LENGTH = 48;
+    static final int READS = 48;
+    static final int EPOCH = 52;
+    static final int LENGTH = 56;
 
     static final int REQUEST = 1;
     static final int REPLY = 2;
@@ -44,7 +51,7 @@ final class ConnectMessage {
     }
 
     static void write(MemorySegment m, int type, int from, int to, int qpn, int psn, int lid, int mtu,
-                      int udQpn, byte[] gid) {
+                      int udQpn, byte[] gid, int reads, int epoch) {
         m.set(INT, TYPE, type);
         m.set(INT, FROM, from);
         m.set(INT, TO, to);
@@ -53,6 +60,8 @@ final class ConnectMessage {
         m.set(INT, LID, lid);
         m.set(INT, MTU, mtu);
         m.set(INT, UD_QPN, udQpn);
+        m.set(INT, READS, reads);
+        m.set(INT, EPOCH, epoch);
         MemorySegment g = m.asSlice(GID, 16);
         if (gid == null) {
             g.fill((byte) 0);

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.transport.verbs.VerbsEndpoint;
 import org.verbatim.verbs.AddressHandle;
 import org.verbatim.verbs.CompletionQueue;
 import org.verbatim.verbs.ConnectionParameters;
@@ -42,6 +43,14 @@ import org.verbatim.verbs.WorkCompletions;
  * its own request, so each side has one RC queue pair per peer. Until an endpoint is ready every
  * post on it returns RETRY, so the runtime keeps the messages queued, in order.
  *
+ * <p>Re-establishing: when a queue pair goes to error without the peer being gone (a one-sided
+ * operation the peer refused), the data path drains it ({@link VerbsEngine#recover}); then this
+ * side resets it to INIT and sends a REQUEST of the next epoch. The peer, on a REQUEST of a newer
+ * epoch, drains and resets its own queue pair the same way and answers it with a REPLY once
+ * done; READY finishes as for a first connection. Both sides recovering at once: whichever
+ * REQUEST arrives first at a side that has not sent its own is answered; two REQUESTs of the same
+ * epoch are settled as above (the lower rank's wins).
+ *
  * <p>Runs on the progressing thread (under the runtime's progress lock), like the transport.
  */
 final class ConnectionManager {
@@ -60,6 +69,8 @@ final class ConnectionManager {
     static final byte REQUESTED = 1;
     static final byte REPLIED = 2;
     static final byte CONNECTED = 3;
+    /** The queue pair drains after an error; the connection is re-established next. */
+    static final byte RECOVERING = 4;
 
     private final IbTransport transport;
     private final PortSelection.Selected port;
@@ -82,6 +93,11 @@ final class ConnectionManager {
     private final long[] deadline;
     private final AddressHandle[] handles;
     private final int[] peerUdQpn;
+    /** Connection epoch per peer (see {@link ConnectMessage}). */
+    private final int[] epoch;
+    /** A peer's REQUEST to answer once this side's queue pair has drained, per peer, or null. */
+    private final int[][] deferred;
+    private final byte[][] deferredGid;
     private final long resendNanos;
     private final long timeoutNanos;
     private Bootstrap bootstrap;
@@ -103,6 +119,9 @@ final class ConnectionManager {
         this.deadline = new long[size];
         this.handles = new AddressHandle[size];
         this.peerUdQpn = new int[size];
+        this.epoch = new int[size];
+        this.deferred = new int[size][];
+        this.deferredGid = new byte[size][];
         this.resendNanos = TimeUnit.MILLISECONDS.toNanos(config.connectResendMillis);
         this.timeoutNanos = TimeUnit.SECONDS.toNanos(config.connectTimeoutSeconds);
         this.cq = port.context().createCompletionQueue(RECEIVES + SENDS + 8, null);
@@ -146,8 +165,8 @@ final class ConnectionManager {
     // ------------------------------------------------------------------ active side
 
     /** {@code ep} was just created by a first {@code endpoint(peer)}: ask the peer to connect. */
-    void connect(IbEndpoint ep) {
-        int peer = ep.peer;
+    void connect(VerbsEndpoint ep) {
+        int peer = ep.peer();
         if (handles[peer] == null) {
             String value = bootstrap.get("ib." + peer);
             if (value == null) {
@@ -164,8 +183,8 @@ final class ConnectionManager {
         deadline[peer] = now + timeoutNanos;
         nextResend[peer] = now + resendNanos;
         nextCheck = Math.min(nextCheck, nextResend[peer]);
-        transport.counters.connectRequests++;
-        send(ConnectMessage.REQUEST, peer, ep.qp.qpNum());
+        transport.counters().connectRequest();
+        send(ConnectMessage.REQUEST, peer, ep.queuePair().qpNum());
     }
 
     private void addressOf(int peer, int lid, byte[] gid, int udQpn) {
@@ -230,9 +249,9 @@ final class ConnectionManager {
                 continue;
             }
             nextResend[peer] = now + resendNanos;
-            transport.counters.connectResends++;
+            transport.counters().connectResend();
             send(s == REQUESTED ? ConnectMessage.REQUEST : ConnectMessage.REPLY, peer,
-                    transport.endpointOrNull(peer).qp.qpNum());
+                    transport.endpointOrNull(peer).queuePair().qpNum());
             work++;
         }
         return work;
@@ -251,48 +270,71 @@ final class ConnectionManager {
         int lid = ConnectMessage.get(m, at, ConnectMessage.LID);
         int mtu = ConnectMessage.get(m, at, ConnectMessage.MTU);
         byte[] gid = ConnectMessage.gid(m, at);
+        int reads = ConnectMessage.get(m, at, ConnectMessage.READS);
+        int e = ConnectMessage.get(m, at, ConnectMessage.EPOCH);
         byte s = state[from];
+        if (e < epoch[from] || type != ConnectMessage.REQUEST && e != epoch[from]) {
+            return; // a datagram of an earlier connection, resent or late
+        }
         switch (type) {
             case ConnectMessage.REQUEST -> {
                 if (handles[from] == null) {
                     addressOf(from, lid, gid, ConnectMessage.get(m, at, ConnectMessage.UD_QPN));
                 }
+                VerbsEndpoint existing = transport.endpointOrNull(from);
+                if (existing != null && (e > epoch[from] || s == RECOVERING)) {
+                    // the peer re-establishes the connection: drain and reset our side first
+                    epoch[from] = e;
+                    if (s == REQUESTED || s == REPLIED) {
+                        pending--;
+                    }
+                    state[from] = RECOVERING;
+                    deferred[from] = new int[] {qpn, psn, lid, mtu, reads};
+                    deferredGid[from] = gid;
+                    if (!transport.engine().recovering(existing)) {
+                        transport.engine().recover(existing);
+                    } else if (!transport.engine().draining(existing)) {
+                        answer(from, existing); // drained and reset already
+                    }
+                    return;
+                }
+                epoch[from] = e;
                 if (s == REQUESTED && rank < from) {
                     return; // both asked: the lower rank's request wins, the peer answers ours
                 }
-                IbEndpoint ep = transport.endpointOrCreate(from);
+                VerbsEndpoint ep = transport.endpointOrCreate(from);
                 if (s == NONE || s == REQUESTED) {
                     if (s == NONE) {
                         localPsn[from] = ThreadLocalRandom.current().nextInt(1 << 24);
                         pending++;
                     }
-                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from]);
+                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from], reads);
                     state[from] = REPLIED;
                     long now = System.nanoTime();
                     deadline[from] = now + timeoutNanos;
                     nextResend[from] = now + resendNanos;
                     nextCheck = Math.min(nextCheck, nextResend[from]);
-                } else if (ep.remoteQpn != qpn) {
+                } else if (ep.remoteQpn() != qpn) {
                     LOG.warn("ib: rank {} asked again with a new queue pair {} (connected to {})", from, qpn,
-                            ep.remoteQpn);
+                            ep.remoteQpn());
                     return;
                 } else {
-                    transport.counters.connectResends++; // our reply was lost: answer again
+                    transport.counters().connectResend(); // our reply was lost: answer again
                 }
-                send(ConnectMessage.REPLY, from, ep.qp.qpNum());
+                send(ConnectMessage.REPLY, from, ep.queuePair().qpNum());
             }
             case ConnectMessage.REPLY -> {
-                IbEndpoint ep = transport.endpointOrNull(from);
+                VerbsEndpoint ep = transport.endpointOrNull(from);
                 if (ep == null) {
                     return;
                 }
                 if (s == REQUESTED) {
-                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from]);
+                    transport.establish(ep, qpn, psn, lid, gid, mtu, localPsn[from], reads);
                     connected(from, ep);
-                    send(ConnectMessage.READY, from, ep.qp.qpNum());
-                } else if (s == CONNECTED && ep.remoteQpn == qpn) {
-                    transport.counters.connectResends++;
-                    send(ConnectMessage.READY, from, ep.qp.qpNum()); // our READY was lost
+                    send(ConnectMessage.READY, from, ep.queuePair().qpNum());
+                } else if (s == CONNECTED && ep.remoteQpn() == qpn) {
+                    transport.counters().connectResend();
+                    send(ConnectMessage.READY, from, ep.queuePair().qpNum()); // our READY was lost
                 }
             }
             case ConnectMessage.READY -> {
@@ -304,14 +346,54 @@ final class ConnectionManager {
         }
     }
 
+    /**
+     * {@code ep}'s queue pair has drained after an error: reset it to INIT, post its receives
+     * again, and either answer the peer's pending REQUEST or ask the peer to reconnect.
+     */
+    void drained(VerbsEndpoint ep) {
+        int peer = ep.peer();
+        ep.queuePair().reset();
+        transport.toInit(ep);
+        transport.engine().reopen(ep);
+        if (deferred[peer] != null) {
+            answer(peer, ep);
+            return;
+        }
+        epoch[peer]++;
+        localPsn[peer] = ThreadLocalRandom.current().nextInt(1 << 24);
+        state[peer] = REQUESTED;
+        pending++;
+        long now = System.nanoTime();
+        deadline[peer] = now + timeoutNanos;
+        nextResend[peer] = now + resendNanos;
+        nextCheck = Math.min(nextCheck, nextResend[peer]);
+        transport.counters().connectRequest();
+        send(ConnectMessage.REQUEST, peer, ep.queuePair().qpNum());
+    }
+
+    /** Answers the peer's deferred REQUEST (our queue pair is at INIT): RTR, RTS and REPLY. */
+    private void answer(int peer, VerbsEndpoint ep) {
+        int[] d = deferred[peer];
+        deferred[peer] = null;
+        localPsn[peer] = ThreadLocalRandom.current().nextInt(1 << 24);
+        transport.establish(ep, d[0], d[1], d[2], deferredGid[peer], d[3], localPsn[peer], d[4]);
+        state[peer] = REPLIED;
+        pending++;
+        long now = System.nanoTime();
+        deadline[peer] = now + timeoutNanos;
+        nextResend[peer] = now + resendNanos;
+        nextCheck = Math.min(nextCheck, nextResend[peer]);
+        send(ConnectMessage.REPLY, peer, ep.queuePair().qpNum());
+    }
+
     /** The first RC message from {@code peer} arrived: its side is ready, whatever became of READY. */
-    void trafficFrom(IbEndpoint ep) {
-        if (state[ep.peer] == REPLIED) {
-            connected(ep.peer, ep);
+    void trafficFrom(VerbsEndpoint ep) {
+        if (state[ep.peer()] == REPLIED) {
+            connected(ep.peer(), ep);
         }
     }
 
-    private void connected(int peer, IbEndpoint ep) {
+    private void connected(int peer, VerbsEndpoint ep) {
         state[peer] = CONNECTED;
         pending--;
         transport.ready(ep);
@@ -326,7 +408,7 @@ final class ConnectionManager {
         int slot = freeSends[--freeSendCount];
         MemorySegment m = sendSlab.asSlice((long) slot * SLOT, ConnectMessage.LENGTH);
         ConnectMessage.write(m, type, rank, peer, rcQpn, localPsn[peer], port.attributes().lid(),
-                port.attributes().activeMtu(), ud.qpNum(), port.gid());
+                port.attributes().activeMtu(), ud.qpNum(), port.gid(), transport.readsIn(), epoch[peer]);
         sendRequest.operation(SEND_ID | slot, IBV_WR_SEND, IBV_SEND_SIGNALED)
                 .entry(0, m.address(), ConnectMessage.LENGTH, sendRegion.lkey()).entries(1)
                 .datagram(handles[peer].handle(), peerUdQpn[peer], QKEY);

@@ -3,6 +3,9 @@ package org.verbatim.transport.ib;
 import java.util.List;
 import java.util.Map;
 import org.verbatim.config.Setting;
+import org.verbatim.transport.verbs.CreditAccount;
+import org.verbatim.transport.verbs.EagerChannel;
+import org.verbatim.transport.verbs.VerbsOptions;
 
 /**
  * The settings of the InfiniBand / RoCE transport ({@code verbatim.ib.*}, also readable as
@@ -79,6 +82,8 @@ public final class IbConfiguration {
     final long regCacheSize;
     final int connectResendMillis;
     final int connectTimeoutSeconds;
+    /** The values the shared verbs layer runs with. */
+    final VerbsOptions verbs;
 
     private IbConfiguration(Map<String, String> c) {
         device = DEVICE.get(c).trim();
@@ -105,6 +110,9 @@ public final class IbConfiguration {
         if (gidIndex < -1) {
             throw new IllegalArgumentException(GID_INDEX.name() + " must be -1 or an index: " + gidIndex);
         }
+        verbs = new VerbsOptions(channel, eagerSize, srqSize, srqMax, srqLowWatermark, srBuffers, sendBuffers,
+                sendQueueDepth, maxInline, signalInterval, fastPathThreshold, fastPathPeers, fastPathSlots,
+                recvPollInterval, regCacheSize);
     }
 
     /** Reads and validates the settings; IllegalArgumentException names the bad one. */

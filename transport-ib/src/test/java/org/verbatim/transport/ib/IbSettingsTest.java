@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import org.verbatim.transport.verbs.EagerChannel;
 import org.junit.jupiter.api.Test;
 
 /** Pure logic that runs on any host, RDMA or not. */
@@ -23,16 +24,6 @@ class IbSettingsTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> IbConfiguration.from(Map.of("verbatim.ib.srq-low-watermark", "500")));
         assertTrue(e.getMessage().contains("verbatim.ib.srq-low-watermark"));
-    }
-
-    @Test
-    void fastPathSlotLayoutPutsTheTagLast() {
-        assertEquals(8256, FastPathDescriptor.slotSize(8192));
-        assertEquals(0, FastPathDescriptor.slotSize(8192) % 64);
-        assertEquals(1, FastPathDescriptor.tag(0, 32));
-        assertEquals(1, FastPathDescriptor.tag(31, 32));
-        assertEquals(2, FastPathDescriptor.tag(32, 32));
-        assertEquals(0, FastPathDescriptor.slot(64, 32));
     }
 
     @Test

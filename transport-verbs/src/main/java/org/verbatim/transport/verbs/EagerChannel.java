@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 import java.util.Locale;
 

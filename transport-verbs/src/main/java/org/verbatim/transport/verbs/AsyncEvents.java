@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

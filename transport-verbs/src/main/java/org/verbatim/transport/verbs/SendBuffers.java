@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 import static org.verbatim.verbs.raw.verbs_h_constants.IBV_ACCESS_LOCAL_WRITE;
 

@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 /**
  * Layout of one slot of an RDMA fast-path ring. The sender RDMA-writes the message and its footer

@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.verbatim.spi.Access;
 import org.verbatim.spi.MemoryRegistration;
 
 /**
@@ -20,13 +21,16 @@ import org.verbatim.spi.MemoryRegistration;
  * (a segment made from a bare address) has no observable end, so it is pinned for each use and
  * never cached: its address may belong to other memory by the next use.
  *
+ * <p>Entries carry their {@link Access} rights: a hit needs an entry that grants at least the
+ * rights asked for; otherwise the memory is pinned again with the new rights.
+ *
  * <p>Not thread-safe: the transport calls it under the runtime's progress lock.
  */
 final class RegistrationCache {
 
-    /** Pins memory (ibv_reg_mr) and unpins it. */
+    /** Pins memory (ibv_reg_mr) with {@link Access} rights and unpins it. */
     interface Pinner {
-        Pinned pin(MemorySegment segment);
+        Pinned pin(MemorySegment segment, int access);
     }
 
     /** One pinned range. */
@@ -44,12 +48,14 @@ final class RegistrationCache {
         final Pinned pinned;
         final long start;
         final long end;
+        final int access;
         int users;
         boolean cached;
 
-        Entry(MemorySegment segment, Pinned pinned) {
+        Entry(MemorySegment segment, Pinned pinned, int access) {
             this.segment = segment;
             this.pinned = pinned;
+            this.access = access;
             this.start = segment.address();
             this.end = start + segment.byteSize();
         }
@@ -60,6 +66,10 @@ final class RegistrationCache {
 
         boolean covers(long address, long length) {
             return address >= start && address + length <= end;
+        }
+
+        boolean covers(long address, long length, int needed) {
+            return covers(address, length) && Access.allows(access, needed);
         }
     }
 
@@ -82,8 +92,16 @@ final class RegistrationCache {
         this.bound = bound;
     }
 
-    /** Registers {@code segment} (native), from the cache when possible. */
+    /** Registers {@code segment} (native) with every right, from the cache when possible. */
     MemoryRegistration register(MemorySegment segment) {
+        return register(segment, Access.ALL);
+    }
+
+    /**
+     * Registers {@code segment} (native) with the {@link Access} rights {@code access}, from the
+     * cache when a live entry of the same memory grants at least those rights.
+     */
+    MemoryRegistration register(MemorySegment segment, int access) {
         if (!segment.isNative()) {
             throw new IllegalArgumentException("only native memory can be registered for RDMA");
         }
@@ -93,7 +111,7 @@ final class RegistrationCache {
             invalidate(hit);
             hit = null;
         }
-        if (hit != null && hit.covers(segment.address(), segment.byteSize())
+        if (hit != null && hit.covers(segment.address(), segment.byteSize(), access)
                 && hit.segment.scope().equals(segment.scope())) {
             hits++;
             if (hit.users++ == 0) {
@@ -103,7 +121,7 @@ final class RegistrationCache {
             return new Handle(hit, segment);
         }
         misses++;
-        Entry entry = new Entry(segment, pinner.pin(segment));
+        Entry entry = new Entry(segment, pinner.pin(segment, access), access);
         pinnedBytes += entry.end - entry.start;
         entry.users = 1;
         if (segment.scope().equals(GLOBAL)) {
@@ -128,22 +146,31 @@ final class RegistrationCache {
 
     /** The local key of registered memory that contains [address, address + length), or -1. */
     int lkey(long address, long length) {
-        Entry e = find(address, length);
+        return lkey(address, length, 0);
+    }
+
+    /**
+     * The local key of registered memory that contains [address, address + length) with at least
+     * the {@link Access} rights {@code needed} (LOCAL_WRITE for the target of a read or atomic),
+     * or -1.
+     */
+    int lkey(long address, long length, int needed) {
+        Entry e = find(address, length, needed);
         return e == null ? -1 : e.pinned.lkey();
     }
 
-    private Entry find(long address, long length) {
+    private Entry find(long address, long length, int needed) {
         Map.Entry<Long, Entry> floor = byStart.floorEntry(address);
-        if (floor != null && floor.getValue().covers(address, length)) {
+        if (floor != null && floor.getValue().covers(address, length, needed)) {
             return floor.getValue();
         }
         for (Entry e : byStart.headMap(address, true).descendingMap().values()) {
-            if (e.covers(address, length)) {
+            if (e.covers(address, length, needed)) {
                 return e;
             }
         }
         for (int i = 0, n = uncached.size(); i < n; i++) {
-            if (uncached.get(i).covers(address, length)) {
+            if (uncached.get(i).covers(address, length, needed)) {
                 return uncached.get(i);
             }
         }
@@ -251,11 +278,14 @@ final class RegistrationCache {
     private final class Handle implements MemoryRegistration {
         private final Entry entry;
         private final MemorySegment segment;
+        /** The key as a number stays readable after close (a peer may be told a dead key). */
+        private final long remoteKey;
         private boolean closed;
 
         Handle(Entry entry, MemorySegment segment) {
             this.entry = entry;
             this.segment = segment;
+            this.remoteKey = Integer.toUnsignedLong(entry.pinned.rkey());
         }
 
         @Override
@@ -265,7 +295,7 @@ final class RegistrationCache {
 
         @Override
         public long remoteKey() {
-            return Integer.toUnsignedLong(entry.pinned.rkey());
+            return remoteKey;
         }
 
         @Override

@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 /**
  * Credit-based flow control of one direction of one connection, in pure logic (unit-tested off
@@ -11,9 +11,9 @@ package org.verbatim.transport.ib;
  * reserve ever be exceeded, the queue pair's infinite RNR retry stalls the sender; nothing is
  * dropped.
  */
-final class CreditAccount {
+public final class CreditAccount {
     /** Per-connection receive buffers kept back for control messages. */
-    static final int CONTROL_RESERVE = 8;
+    public static final int CONTROL_RESERVE = 8;
 
     private final int window;
     private final int returnBatch;
@@ -23,7 +23,7 @@ final class CreditAccount {
     /**
      * @param window buffers the receiver holds for this sender's data
      */
-    CreditAccount(int window) {
+    public CreditAccount(int window) {
         if (window < 1) {
             throw new IllegalArgumentException("window must be positive: " + window);
         }
@@ -33,7 +33,7 @@ final class CreditAccount {
     }
 
     /** Sender: takes one credit if there is one. */
-    boolean tryConsume() {
+    public boolean tryConsume() {
         if (credits == 0) {
             return false;
         }
@@ -42,7 +42,7 @@ final class CreditAccount {
     }
 
     /** Sender: the receiver returned {@code n} credits. */
-    void grant(int n) {
+    public void grant(int n) {
         if (n < 0 || credits + n > window) {
             throw new IllegalStateException("credit return of " + n + " exceeds the window: have " + credits
                     + " of " + window);
@@ -51,38 +51,38 @@ final class CreditAccount {
     }
 
     /** Sender: credits available now. */
-    int credits() {
+    public int credits() {
         return credits;
     }
 
     /** Receiver: one data buffer of this sender was consumed (and is free again). */
-    void consumed() {
+    public void consumed() {
         consumedUnreturned++;
     }
 
     /** Receiver: whether enough has been consumed to send a return now. */
-    boolean returnDue() {
+    public boolean returnDue() {
         return consumedUnreturned >= returnBatch;
     }
 
     /** Receiver: takes the count to return (all consumed so far), resetting it. */
-    int takeReturn() {
+    public int takeReturn() {
         int n = consumedUnreturned;
         consumedUnreturned = 0;
         return n;
     }
 
     /** Receiver: a return taken with {@link #takeReturn} could not be sent; count it again. */
-    void untake(int n) {
+    public void untake(int n) {
         consumedUnreturned += n;
     }
 
     /** Receiver: how many are waiting to be returned. */
-    int pendingReturn() {
+    public int pendingReturn() {
         return consumedUnreturned;
     }
 
-    int window() {
+    public int window() {
         return window;
     }
 }

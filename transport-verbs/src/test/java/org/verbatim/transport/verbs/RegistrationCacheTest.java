@@ -1,4 +1,4 @@
-package org.verbatim.transport.ib;
+package org.verbatim.transport.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,7 +16,7 @@ class RegistrationCacheTest {
     private int nextKey = 1;
 
     private RegistrationCache cache(long bound) {
-        return new RegistrationCache(segment -> {
+        return new RegistrationCache((segment, access) -> {
             pinned.add(segment);
             int key = nextKey++;
             return new RegistrationCache.Pinned() {
@@ -122,5 +122,37 @@ class RegistrationCacheTest {
     void heapMemoryIsRefused() {
         RegistrationCache c = cache(1 << 20);
         assertThrows(IllegalArgumentException.class, () -> c.register(MemorySegment.ofArray(new byte[8])));
+    }
+
+    @Test
+    void aHitNeedsTheRightsAskedFor() {
+        try (Arena arena = Arena.ofConfined()) {
+            RegistrationCache c = cache(1 << 20);
+            MemorySegment m = arena.allocate(65536, 4096);
+            MemoryRegistration readOnly = c.register(m, org.verbatim.spi.Access.REMOTE_READ);
+            c.register(m.asSlice(0, 100), org.verbatim.spi.Access.REMOTE_READ).close();
+            assertEquals(1, c.hits(), "fewer rights: a hit");
+            MemoryRegistration writable = c.register(m.asSlice(0, 100), org.verbatim.spi.Access.ALL);
+            assertEquals(2, c.misses(), "more rights: pinned again");
+            assertEquals(-1, c.lkey(m.address() + 1000, 8, org.verbatim.spi.Access.REMOTE_WRITE),
+                    "no entry grants writes beyond the first 100 bytes");
+            assertTrue(c.lkey(m.address() + 10, 8, org.verbatim.spi.Access.REMOTE_WRITE) > 0);
+            readOnly.close();
+            writable.close();
+            c.clear();
+        }
+    }
+
+    @Test
+    void aClosedRegistrationStillNamesItsKey() {
+        try (Arena arena = Arena.ofConfined()) {
+            RegistrationCache c = cache(0);
+            MemorySegment m = arena.allocate(4096, 4096);
+            MemoryRegistration r = c.register(m);
+            long key = r.remoteKey();
+            r.close();
+            assertEquals(0, pinned.size(), "no cache: unpinned at close");
+            assertEquals(key, r.remoteKey());
+        }
     }
 }

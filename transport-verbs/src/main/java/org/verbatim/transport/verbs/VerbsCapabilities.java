@@ -1,0 +1,52 @@
+package org.verbatim.transport.verbs;
+
+import java.util.EnumSet;
+import org.verbatim.spi.AtomicOp;
+import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.Capability;
+import org.verbatim.spi.OperationLimits;
+
+/** The capability record of a verbs data path, from what the device and its queue pairs grant. */
+final class VerbsCapabilities {
+    /** Largest single RDMA read or write the engine posts (one work request). */
+    static final long MAX_RDMA = 1L << 30;
+
+    private VerbsCapabilities() {
+    }
+
+    /**
+     * @param maxInline        inline bytes the queue pairs granted (and the configuration allows)
+     * @param eagerSize        largest eager message
+     * @param maxIov           gather/scatter entries the queue pairs granted
+     * @param atomics          the device runs remote atomics
+     * @param readsInFlight    RDMA reads and atomics one endpoint keeps outstanding
+     * @param maxListPost      requests chained into one post
+     * @param inOrderPlacement an RDMA write's bytes land in address order (not on iWARP)
+     * @param sharedReceive    eager messages land in a shared receive queue
+     */
+    static Capabilities of(int maxInline, int eagerSize, int maxIov, boolean atomics, int readsInFlight,
+                           int maxListPost, boolean inOrderPlacement, boolean sharedReceive) {
+        EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
+                Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
+        if (maxIov >= 2) {
+            flags.add(Capability.WRITE_GATHER);
+            flags.add(Capability.READ_SCATTER);
+        }
+        if (inOrderPlacement) {
+            flags.add(Capability.IN_ORDER_PLACEMENT);
+        }
+        if (sharedReceive) {
+            flags.add(Capability.SHARED_RECEIVE_QUEUE);
+        }
+        EnumSet<AtomicOp> atomicOps = EnumSet.noneOf(AtomicOp.class);
+        if (atomics) {
+            flags.add(Capability.ATOMICS);
+            atomicOps.add(AtomicOp.FETCH_AND_ADD);
+            atomicOps.add(AtomicOp.COMPARE_AND_SWAP);
+        }
+        return new Capabilities(flags,
+                new OperationLimits(maxInline, eagerSize, 0, 2),
+                new OperationLimits(maxInline, 0, MAX_RDMA, maxIov), new OperationLimits(0, 0, MAX_RDMA, maxIov),
+                atomicOps, readsInFlight, maxListPost);
+    }
+}
