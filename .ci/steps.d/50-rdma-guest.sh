@@ -99,14 +99,22 @@ fi
 if [ "${1:-}" = --in-guest-pair ]; then
   # ---- in each of two guests: guest 0 serves, guest 1 connects across the socket network ----
   rc=0
+  # Each device has its own port, and both sides retry until one deadline: a server that
+  # saw a half-made connection exits, and under TCG one side can start tens of seconds late.
+  port=18600
   for dev in rxe0 siw0; do
     if [ "$dev" = rxe0 ]; then conn=(-x 1) peer=$RDMA_GUEST_PEER_RXE_IP; else conn=(-R) peer=$RDMA_GUEST_PEER_SIW_IP; fi
+    port=$((port + 1))
     if [ "$RDMA_GUEST_INDEX" -eq 0 ]; then
-      timeout 120 ib_send_lat -d "$dev" "${conn[@]}" -n 100 -F -p 18600 > /dev/null 2>&1 || rc=1
+      deadline=$((SECONDS + 150))
+      while [ "$SECONDS" -lt "$deadline" ]; do
+        timeout $((deadline - SECONDS + 1)) ib_send_lat -d "$dev" "${conn[@]}" -n 100 -F -p "$port" > /dev/null 2>&1 && break
+        sleep 1
+      done
     else
-      ok=0
-      for _ in $(seq 30); do
-        if out=$(timeout 120 ib_send_lat -d "$dev" "${conn[@]}" -n 100 -F -p 18600 "$peer" 2>&1); then
+      ok=0 out= deadline=$((SECONDS + 320))
+      while [ "$SECONDS" -lt "$deadline" ]; do
+        if out=$(timeout 120 ib_send_lat -d "$dev" "${conn[@]}" -n 100 -F -p "$port" "$peer" 2>&1); then
           ok=1; break
         fi
         sleep 1
