@@ -38,28 +38,46 @@ final class HotPathWarmup {
     private static final int MIN_ROUNDS = 20_000;
     private static final int MAX_ROUNDS = 150_000;
     private static final long MAX_NANOS = 1_500_000_000L;
-    private static final int WINDOW = 32;
-    private static final int WINDOWS = 200;
+    private static final int WINDOW = 64;
+    private static final int WINDOWS = 120;
+    private static final int FIRST_ROUNDS = 3000;
     private static final int LARGE = 256 * 1024;
     private static final int LARGE_ROUNDS = 20;
     private static final long DRAIN_STEP_MILLIS = 10;
     private static final long DRAIN_IDLE_NANOS = 500_000;
     private static final long DRAIN_MAX_MILLIS = 300;
 
-    private final Intracomm comm = new Intracomm();
+    private final MpiProcess process;
+    private final int[] pair;
+    private final int myRank;
+    /**
+     * The communicator object in use: replaced by a new one (same context, so one communicator
+     * for matching) now and then, whose caches start empty, so that what a program's first calls
+     * on its own communicator take is compiled in rather than an uncommon trap there.
+     */
+    private Intracomm comm;
     private final int partner;
     private final boolean leader;
     private final boolean trace;
-    private final ByteBuffer small = MPI.newByteBuffer(8);
-    private final byte[] array = new byte[8];
+    private ByteBuffer small = MPI.newByteBuffer(8);
+    private byte[] array = new byte[8];
+    private int rotations;
 
     private HotPathWarmup(MpiProcess p, int partner, boolean trace) {
-        int[] pair = p.rank() < partner ? new int[] {p.rank(), partner} : new int[] {partner, p.rank()};
-        comm.bind(p, CONTEXT, pair, p.rank() < partner ? 0 : 1, "verbatim warm-up");
-        comm.errhandler = MPI.ERRORS_ARE_FATAL;
+        this.process = p;
+        this.pair = p.rank() < partner ? new int[] {p.rank(), partner} : new int[] {partner, p.rank()};
+        this.myRank = p.rank() < partner ? 0 : 1;
+        this.comm = newComm();
         this.partner = p.rank() < partner ? 1 : 0;
         this.leader = p.rank() < partner;
         this.trace = trace;
+    }
+
+    private Intracomm newComm() {
+        Intracomm c = new Intracomm();
+        c.bind(process, CONTEXT, pair, myRank, "verbatim warm-up");
+        c.errhandler = MPI.ERRORS_ARE_FATAL;
+        return c;
     }
 
     /** Runs the warm-up if the settings and the job ask for it (collective over COMM_WORLD). */
@@ -84,13 +102,36 @@ final class HotPathWarmup {
     }
 
     private void run() throws MPIException {
+        // Yield at every idle pass: the partner's answer is slow in interpreted code, and the
+        // cores the two ranks would spin on are what the compiler threads need.
+        IdleStrategy configured = process.engine().swapIdleStrategy(IdleStrategy.YIELD);
+        try {
+            exchange();
+        } finally {
+            process.engine().swapIdleStrategy(configured);
+        }
+    }
+
+    private void exchange() throws MPIException {
         long start = System.nanoTime();
-        // The branches the small ping-pong never takes first (rendezvous, requests), so that
-        // the code compiled while the ping-pong settles is final: taken after it, they would
-        // throw compiled methods out again (uncommon traps) just as the program starts.
+        // A short ping-pong compiles the path every message shares (progress, ring, matching),
+        // which makes the windows cheaper. Then the branches the small ping-pong never takes
+        // (requests, rendezvous), so that the code compiled while the last ping-pong settles is
+        // final: taken after it, they would throw compiled methods out again (uncommon traps)
+        // just as the program starts.
+        for (int i = 0; i < FIRST_ROUNDS; i++) {
+            if (leader) {
+                ping(i, true);
+            } else {
+                echo(i);
+            }
+        }
         windows();
+        long windowsDone = System.nanoTime();
         large();
+        long largeDone = System.nanoTime();
         pingPongs(start);
+        long pingPongsDone = System.nanoTime();
         drainCompilations();
         // Leave together: the partner's drain may end later, and a program's first round trip
         // would wait for it.
@@ -100,8 +141,12 @@ final class HotPathWarmup {
             echo(0);
         }
         if (trace) {
-            System.err.printf("verbatim: warm-up with world rank %d took %.0f ms%n",
-                    comm.world[partner], (System.nanoTime() - start) / 1e6);
+            long end = System.nanoTime();
+            System.err.println("verbatim: warm-up with world rank " + comm.world[partner] + " took "
+                    + (end - start) / 1_000_000 + " ms (first round trips and windows " + (windowsDone - start) / 1_000_000
+                    + ", rendezvous " + (largeDone - windowsDone) / 1_000_000 + ", ping-pongs "
+                    + (pingPongsDone - largeDone) / 1_000_000 + ", compiler drain "
+                    + (end - pingPongsDone) / 1_000_000 + ")");
         }
     }
 
@@ -186,6 +231,7 @@ final class HotPathWarmup {
     }
 
     private void ping(int i, boolean more) throws MPIException {
+        rotate(i);
         if ((i & 3) == 3) {
             array[0] = (byte) (more ? 1 : 0);
             comm.send(array, 8, MPI.BYTE, partner, TAG);
@@ -198,6 +244,7 @@ final class HotPathWarmup {
     }
 
     private boolean echo(int i) throws MPIException {
+        rotate(i);
         if ((i & 3) == 3) {
             comm.recv(array, 8, MPI.BYTE, partner, TAG);
             comm.send(array, 8, MPI.BYTE, partner, TAG);
@@ -208,23 +255,64 @@ final class HotPathWarmup {
         return small.get(0) != 0;
     }
 
-    /** Windows of nonblocking sends and receives both ways, completed by one waitAll. */
+    /**
+     * Every {@link #BATCH} round trips a new communicator object, and every fourth time new
+     * buffers (see {@link #comm}); each side on its own count.
+     */
+    private void rotate(int i) {
+        if (i % BATCH == 0) {
+            comm = newComm();
+            if ((++rotations & 3) == 0) {
+                small = MPI.newByteBuffer(8);
+                array = new byte[8];
+            }
+        }
+    }
+
+    /**
+     * Windows of nonblocking calls completed by one waitAll: one way then the other with a
+     * 4-byte answer (the sender runs ahead, so messages arrive both before and after their
+     * receive is posted, and a full ring makes sends wait), and every third window both ways.
+     */
     private void windows() throws MPIException {
         ByteBuffer[] out = new ByteBuffer[WINDOW];
         ByteBuffer[] in = new ByteBuffer[WINDOW];
-        for (int i = 0; i < WINDOW; i++) {
-            out[i] = MPI.newByteBuffer(8);
-            in[i] = MPI.newByteBuffer(8);
-        }
-        Request[] requests = new Request[2 * WINDOW];
+        ByteBuffer answer = MPI.newByteBuffer(4);
+        Request[] one = new Request[WINDOW];
+        Request[] both = new Request[2 * WINDOW];
         for (int w = 0; w < WINDOWS; w++) {
-            for (int i = 0; i < WINDOW; i++) {
-                requests[i] = comm.iRecv(in[i], 8, MPI.BYTE, partner, TAG);
+            if (w % 8 == 0) {
+                // New buffers and communicator objects now and then (see comm).
+                comm = newComm();
+                for (int i = 0; i < WINDOW; i++) {
+                    out[i] = MPI.newByteBuffer(8);
+                    in[i] = MPI.newByteBuffer(8);
+                }
             }
-            for (int i = 0; i < WINDOW; i++) {
-                requests[WINDOW + i] = comm.iSend(out[i], 8, MPI.BYTE, partner, TAG);
+            Intracomm c = comm;
+            // Two sizes, so that size changes between messages are compiled in as well.
+            int size = (w & 1) == 0 ? 8 : 4;
+            if (w % 3 == 2) {
+                for (int i = 0; i < WINDOW; i++) {
+                    both[i] = c.iRecv(in[i], size, MPI.BYTE, partner, TAG);
+                }
+                for (int i = 0; i < WINDOW; i++) {
+                    both[WINDOW + i] = c.iSend(out[i], size, MPI.BYTE, partner, TAG);
+                }
+                Request.waitAll(both);
+            } else if ((w % 3 == 0) == leader) {
+                for (int i = 0; i < WINDOW; i++) {
+                    one[i] = c.iSend(out[i], size, MPI.BYTE, partner, TAG);
+                }
+                Request.waitAll(one);
+                c.recv(answer, 4, MPI.BYTE, partner, TAG);
+            } else {
+                for (int i = 0; i < WINDOW; i++) {
+                    one[i] = c.iRecv(in[i], size, MPI.BYTE, partner, TAG);
+                }
+                Request.waitAll(one);
+                c.send(answer, 4, MPI.BYTE, partner, TAG);
             }
-            Request.waitAll(requests);
         }
     }
 
