@@ -39,7 +39,9 @@ final class HotPathWarmup {
     private static final int MAX_ROUNDS = 150_000;
     private static final long MAX_NANOS = 1_500_000_000L;
     private static final int WINDOW = 64;
-    private static final int WINDOWS = 120;
+    private static final int WINDOWS = 60;
+    /** Windows between two batches of the last ping-pong, so both paths stay hot to the end. */
+    private static final int WINDOWS_PER_BATCH = 4;
     private static final int FIRST_ROUNDS = 3000;
     private static final int LARGE = 256 * 1024;
     private static final int LARGE_ROUNDS = 20;
@@ -102,17 +104,6 @@ final class HotPathWarmup {
     }
 
     private void run() throws MPIException {
-        // Yield at every idle pass: the partner's answer is slow in interpreted code, and the
-        // cores the two ranks would spin on are what the compiler threads need.
-        IdleStrategy configured = process.engine().swapIdleStrategy(IdleStrategy.YIELD);
-        try {
-            exchange();
-        } finally {
-            process.engine().swapIdleStrategy(configured);
-        }
-    }
-
-    private void exchange() throws MPIException {
         long start = System.nanoTime();
         // A short ping-pong compiles the path every message shares (progress, ring, matching),
         // which makes the windows cheaper. Then the branches the small ping-pong never takes
@@ -126,7 +117,7 @@ final class HotPathWarmup {
                 echo(i);
             }
         }
-        windows();
+        windows(WINDOWS);
         long windowsDone = System.nanoTime();
         large();
         long largeDone = System.nanoTime();
@@ -193,8 +184,10 @@ final class HotPathWarmup {
 
     /**
      * Blocking 8 B round trips in batches, three of four on the direct buffer and one on the
-     * array, until the batches stop improving (after {@link #MIN_ROUNDS}) or the caps. The
-     * leader's ping carries 1 while the phase goes on, 0 in its last round trip.
+     * array, with {@link #WINDOWS_PER_BATCH} windows after each batch (so that the nonblocking
+     * path, too, is hot and compiled when the phase ends), until the batches stop improving
+     * (after {@link #MIN_ROUNDS}) or the caps. The leader's ping carries 1 while the phase goes
+     * on, 0 in its last round trip; then neither side runs the windows.
      */
     private void pingPongs(long start) throws MPIException {
         if (leader) {
@@ -216,11 +209,19 @@ final class HotPathWarmup {
                     System.err.printf("verbatim: warm-up round trips %d: %.2f us (best %.2f)%n",
                             rounds, avg / 1e3, best / 1e3);
                 }
+                if (more) {
+                    windows(WINDOWS_PER_BATCH);
+                }
             }
         } else {
-            int i = 0;
-            while (echo(i++)) {
-                // the leader's flag ends the phase
+            boolean more = true;
+            while (more) {
+                for (int i = 0; i < BATCH; i++) {
+                    more = echo(i);
+                }
+                if (more) {
+                    windows(WINDOWS_PER_BATCH);
+                }
             }
         }
     }
@@ -274,13 +275,17 @@ final class HotPathWarmup {
      * 4-byte answer (the sender runs ahead, so messages arrive both before and after their
      * receive is posted, and a full ring makes sends wait), and every third window both ways.
      */
-    private void windows() throws MPIException {
-        ByteBuffer[] out = new ByteBuffer[WINDOW];
-        ByteBuffer[] in = new ByteBuffer[WINDOW];
-        ByteBuffer answer = MPI.newByteBuffer(4);
-        Request[] one = new Request[WINDOW];
-        Request[] both = new Request[2 * WINDOW];
-        for (int w = 0; w < WINDOWS; w++) {
+    private final ByteBuffer[] out = new ByteBuffer[WINDOW];
+    private final ByteBuffer[] in = new ByteBuffer[WINDOW];
+    private final ByteBuffer answer = MPI.newByteBuffer(4);
+    private final Request[] one = new Request[WINDOW];
+    private final Request[] both = new Request[2 * WINDOW];
+    /** Windows run so far: the schedule (direction, size, new buffers) goes on from here. */
+    private int windowsRun;
+
+    private void windows(int count) throws MPIException {
+        for (int n = 0; n < count; n++) {
+            int w = windowsRun++;
             if (w % 8 == 0) {
                 // New buffers and communicator objects now and then (see comm).
                 comm = newComm();

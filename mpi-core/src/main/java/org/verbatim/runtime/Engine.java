@@ -51,7 +51,7 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     private final StagingPool pool = new StagingPool();
     private final PendingQueue pending;
     private final EngineLock lock;
-    private IdleStrategy idle;
+    private final IdleStrategy idle;
     private Waiter waiter;
     private final Profiler profiler;
     private final boolean multiThreaded;
@@ -121,16 +121,6 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
 
     public IdleStrategy idleStrategy() {
         return idle;
-    }
-
-    /**
-     * Replaces the idle strategy (MPI_Init's warm-up yields while the JIT compiles, then puts
-     * the configured one back); returns the one it replaced. Only before the program runs.
-     */
-    public IdleStrategy swapIdleStrategy(IdleStrategy next) {
-        IdleStrategy previous = idle;
-        idle = next;
-        return previous;
     }
 
     // ------------------------------------------------------------------ the dispatch point
