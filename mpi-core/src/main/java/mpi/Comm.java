@@ -777,8 +777,10 @@ public class Comm implements Freeable, Cloneable {
     /** Verbatim extension: nonblocking receive into an array (kept reachable until complete). */
     public final Request iRecv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
-        return new Request(startRecv("MPI_Irecv", buf, count, type, source, tag), this,
+        Request r = new Request(startRecv("MPI_Irecv", buf, count, type, source, tag), this,
                 "MPI_Irecv");
+        r.recyclesReceive = true;
+        return r;
     }
 
     /** Verbatim extension: zero-copy nonblocking receive into native memory. */

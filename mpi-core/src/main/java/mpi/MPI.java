@@ -183,6 +183,11 @@ public final class MPI {
         return process;
     }
 
+    /** The process between Init and Finalize, else null (no check, no exception). */
+    static MpiProcess processOrNull() {
+        return process;
+    }
+
     /** True between Init and Finalize. */
     static boolean initialized() {
         return process != null;

@@ -1,6 +1,7 @@
 package mpi;
 
 import org.verbatim.runtime.Engine;
+import org.verbatim.runtime.MpiProcess;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.base.RequestState;
 
@@ -54,11 +55,25 @@ public class Request implements Freeable {
         return MPI.process().engine();
     }
 
+    /**
+     * True for a nonblocking receive's request (MPI_Irecv): its operation goes back to the
+     * runtime for reuse once this request has taken its completion (see retire).
+     */
+    boolean recyclesReceive;
+
     /** Called when the operation has completed and its status has been taken. */
     void retire() {
+        RequestState r = impl;
         impl = null;
         if (!persistent()) {
             nullHandle = true;
+        }
+        if (recyclesReceive && r instanceof org.verbatim.runtime.p2p.RecvOp op) {
+            recyclesReceive = false;
+            MpiProcess p = MPI.processOrNull();
+            if (p != null) {
+                p.engine().p2p().recycle(op);
+            }
         }
     }
 

@@ -368,11 +368,48 @@ public final class PointToPoint implements AutoCloseable {
         context.checkFatal();
         lock.lock();
         try {
-            RecvOp r = new RecvOp(this, ctx, source, tag, base, keepAlive);
+            RecvOp r;
+            if (freeCount > 0) {
+                r = free[--freeCount];
+                free[freeCount] = null;
+                r.reinit(ctx, source, tag, base, keepAlive, onDone);
+                r.id = 0;
+            } else {
+                r = new RecvOp(this, ctx, source, tag, base, keepAlive);
+                r.onDone = onDone;
+            }
             r.layout = layout;
-            r.onDone = onDone;
             match(r);
             return r;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives handed back by {@link #recycle}, reused by {@link #receive}. */
+    private final RecvOp[] free = new RecvOp[64];
+    private int freeCount;
+
+    /**
+     * Takes back a receive whose completion its only owner (an MPI request) has just consumed,
+     * so that a window of nonblocking receives allocates no operation objects once warm. Only
+     * one that ended as an eager delivery (or was cancelled) qualifies: nothing in the runtime
+     * refers to it any more, unlike a rendezvous, whose transfer may still report to it.
+     */
+    public void recycle(RecvOp r) {
+        if (!r.isComplete() || r.posted || r.pending || r.peer != null || r.registration != null
+                || r.staging != null || r.chunksOutstanding != 0 || r.id != 0 || r.owner != this) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (freeCount < free.length) {
+                r.data = null; // drop the user's buffers now, not at the next reuse
+                r.keepAlive = null;
+                r.onDone = null;
+                r.layout = null;
+                free[freeCount++] = r;
+            }
         } finally {
             lock.unlock();
         }
