@@ -1,0 +1,32 @@
+package org.verbatim.launcher;
+
+import java.util.List;
+import java.util.Map;
+import org.verbatim.config.Setting;
+import org.verbatim.config.SettingsProvider;
+
+/** Configuration of mpirun itself (area "launcher"), read from mpirun's own environment. */
+public final class LauncherSettings implements SettingsProvider {
+    public static final Setting AOT = new Setting("verbatim.launcher.aot", "true",
+            "Start the ranks of the -cp/-jar shorthand with a JDK AOT cache of Verbatim's classes and "
+                    + "method profiles (recorded once by a 2-rank training job, a few seconds, kept in "
+                    + "verbatim.launcher.aot-dir); the same as mpirun --aot, false as --no-aot.");
+    public static final Setting AOT_DIR = new Setting("verbatim.launcher.aot-dir", "",
+            "Directory of the AOT caches; empty = $XDG_CACHE_HOME/verbatim/aot, else "
+                    + "~/.cache/verbatim/aot. Remove it to clear them.");
+
+    @Override
+    public String area() {
+        return "launcher";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return List.of(AOT, AOT_DIR);
+    }
+
+    /** mpirun's own configuration: its system properties and VERBATIM_* environment. */
+    static Map<String, String> current() {
+        return org.verbatim.config.ConfigSource.load();
+    }
+}
