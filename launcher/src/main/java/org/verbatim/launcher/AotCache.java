@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -188,7 +189,12 @@ final class AotCache {
         long deadline = System.currentTimeMillis() + waitMillis;
         try {
             while (true) {
-                FileLock lock = channel.tryLock();
+                FileLock lock;
+                try {
+                    lock = channel.tryLock();
+                } catch (OverlappingFileLockException sameJvm) {
+                    lock = null; // another thread of this JVM holds it (file locks are per process)
+                }
                 if (lock != null) {
                     return lock;
                 }

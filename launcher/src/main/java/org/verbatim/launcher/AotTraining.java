@@ -91,7 +91,7 @@ final class AotTraining {
             if (Files.exists(cache.failedFile())) {
                 return null;
             }
-            String failure = record(rc, shaping, cache, messages);
+            String failure = record(rc, shaping, LauncherSettings.AOT_TRAINING_SECONDS.getInt(config), cache, messages);
             if (failure == null) {
                 AotCache.prune(root, cache.dir());
                 return cache.cacheFile();
@@ -111,14 +111,15 @@ final class AotTraining {
     }
 
     /** Runs the training job and puts the cache in place; returns null, or what went wrong. */
-    private static String record(RankCommand rc, List<String> shaping, AotCache cache, PrintStream messages)
+    private static String record(RankCommand rc, List<String> shaping, int budgetSeconds, AotCache cache,
+            PrintStream messages)
             throws InterruptedException, IOException {
         Path temporary = cache.temporaryFile();
         long start = System.nanoTime();
         messages.println("mpirun: recording the AOT cache of Verbatim's classes and profiles in " + cache.dir()
                 + " (once for these jars, JDK and JVM options; a few seconds)");
         try (OutputStream log = Files.newOutputStream(cache.logFile())) {
-            int status = runTraining(rc, shaping, temporary, log);
+            int status = runTraining(rc, shaping, budgetSeconds, temporary, log);
             if (status != 0) {
                 return "the training job ended with status " + status;
             }
@@ -140,19 +141,19 @@ final class AotTraining {
     }
 
     /** The 2-rank training job, its output to {@code log}; returns its status. */
-    static int runTraining(RankCommand rc, List<String> shaping, Path output, OutputStream log)
+    static int runTraining(RankCommand rc, List<String> shaping, int budgetSeconds, Path output, OutputStream log)
             throws InterruptedException, IOException {
         // Unbound: pinned ranks crawl when a third busy process holds one of their cores, and
         // where the ranks ran does not change what the cache records.
         LaunchOptions options = new LaunchOptions(2, true, false, false, Map.of(), TIMEOUT_SECONDS,
                 LaunchOptions.Binding.NONE, List.of(), 0, 1, null, null, false);
-        Job job = new Job(options, rank -> trainingCommand(rc, shaping, rank == 0 ? output : null), log, log,
+        Job job = new Job(options, rank -> trainingCommand(rc, shaping, budgetSeconds, rank == 0 ? output : null), log, log,
                 ShmCleaner.SHM, false);
         return job.run();
     }
 
     /** A training rank: the ranks' JVM options, the Verbatim class path alone, the Training class. */
-    static List<String> trainingCommand(RankCommand rc, List<String> shaping, Path output) {
+    static List<String> trainingCommand(RankCommand rc, List<String> shaping, int budgetSeconds, Path output) {
         List<String> cmd = new ArrayList<>();
         cmd.add(rc.javaExecutable());
         cmd.add(RankCommand.NATIVE_ACCESS);
@@ -163,6 +164,8 @@ final class AotTraining {
         cmd.add("-cp");
         cmd.add(rc.verbatimClassPath());
         cmd.add(MAIN);
+        cmd.add("1");
+        cmd.add(Integer.toString(budgetSeconds));
         return cmd;
     }
 

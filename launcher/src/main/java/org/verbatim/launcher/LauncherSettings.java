@@ -11,6 +11,9 @@ public final class LauncherSettings implements SettingsProvider {
             "Start the ranks of the -cp/-jar shorthand with a JDK AOT cache of Verbatim's classes and "
                     + "method profiles (recorded once by a 2-rank training job, a few seconds, kept in "
                     + "verbatim.launcher.aot-dir); the same as mpirun --aot, false as --no-aot.");
+    public static final Setting AOT_TRAINING_SECONDS = new Setting("verbatim.launcher.aot-training-seconds",
+            "20", "Time budget of the AOT training workload; on a machine so busy that it runs out, the "
+                    + "training ends early and records what it profiled so far.");
     public static final Setting AOT_DIR = new Setting("verbatim.launcher.aot-dir", "",
             "Directory of the AOT caches; empty = $XDG_CACHE_HOME/verbatim/aot, else "
                     + "~/.cache/verbatim/aot. Remove it to clear them.");
@@ -22,7 +25,7 @@ public final class LauncherSettings implements SettingsProvider {
 
     @Override
     public List<Setting> settings() {
-        return List.of(AOT, AOT_DIR);
+        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS);
     }
 
     /** mpirun's own configuration: its system properties and VERBATIM_* environment. */
