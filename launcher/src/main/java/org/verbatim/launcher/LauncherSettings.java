@@ -8,9 +8,10 @@ import org.verbatim.config.SettingsProvider;
 /** Configuration of mpirun itself (area "launcher"), read from mpirun's own environment. */
 public final class LauncherSettings implements SettingsProvider {
     public static final Setting AOT = new Setting("verbatim.launcher.aot", "true",
-            "Start the ranks of the -cp/-jar shorthand with a JDK AOT cache of Verbatim's classes and "
-                    + "method profiles (recorded once by a 2-rank training job, a few seconds, kept in "
-                    + "verbatim.launcher.aot-dir); the same as mpirun --aot, false as --no-aot.");
+            "mpirun starts the ranks of the -cp/-jar shorthand with a JDK AOT cache of Verbatim's classes "
+                    + "and method profiles, recorded once per build by a 2-rank training job (seconds) and "
+                    + "kept in verbatim.launcher.aot-dir; --aot and --no-aot override it. Read by mpirun "
+                    + "from its own environment, as the other launcher settings (not passed with -x).");
     public static final Setting AOT_TRAINING_SECONDS = new Setting("verbatim.launcher.aot-training-seconds",
             "20", "Time budget of the AOT training workload; on a machine so busy that it runs out, the "
                     + "training ends early and records what it profiled so far.");
