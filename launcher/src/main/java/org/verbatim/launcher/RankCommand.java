@@ -10,8 +10,9 @@ import java.util.jar.JarFile;
 /**
  * Turns mpirun's program words into the command each rank runs. The {@code -cp}/{@code -jar}
  * shorthand becomes {@code <jdk>/bin/java --enable-native-access=ALL-UNNAMED [jvm options]
- * -cp <user>:<verbatim> Main args}; a bare {@code java} becomes the JDK's java; anything else runs
- * as given.
+ * -cp <user>:<verbatim> Main args}, or with an AOT cache {@code <jdk>/bin/java
+ * --enable-native-access=ALL-UNNAMED -XX:AOTCache=<file> [jvm options] -cp <verbatim>:<user> Main
+ * args}; a bare {@code java} becomes the JDK's java; anything else runs as given.
  *
  * @param javaExecutable the JDK >= 25 {@code java} (bin/mpirun passes the one bin/jdk-home finds)
  * @param verbatimClassPath the Verbatim jars (mpi-core, transports, their dependencies)
