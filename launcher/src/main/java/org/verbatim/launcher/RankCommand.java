@@ -11,7 +11,7 @@ import java.util.jar.JarFile;
  * Turns mpirun's program words into the command each rank runs. The {@code -cp}/{@code -jar}
  * shorthand becomes {@code <jdk>/bin/java --enable-native-access=ALL-UNNAMED [jvm options]
  * -cp <user>:<verbatim> Main args}, or with an AOT cache {@code <jdk>/bin/java
- * --enable-native-access=ALL-UNNAMED -XX:AOTCache=<file> [jvm options] -cp <verbatim>:<user> Main
+ * --enable-native-access=ALL-UNNAMED -XX:AOTCache=<file> -Xlog:aot=off,cds=off [jvm options] -cp <verbatim>:<user> Main
  * args}; a bare {@code java} becomes the JDK's java; anything else runs as given.
  *
  * @param javaExecutable the JDK >= 25 {@code java} (bin/mpirun passes the one bin/jdk-home finds)
@@ -19,6 +19,7 @@ import java.util.jar.JarFile;
  */
 public record RankCommand(String javaExecutable, String verbatimClassPath) {
     static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    static final String QUIET_AOT = "-Xlog:aot=off,cds=off";
 
     /** From the system properties bin/mpirun sets, else this JVM's own java and class path. */
     public static RankCommand fromSystem() {
@@ -100,6 +101,10 @@ public record RankCommand(String javaExecutable, String verbatimClassPath) {
         cmd.add(NATIVE_ACCESS);
         if (aotCache != null) {
             cmd.add("-XX:AOTCache=" + aotCache);
+            // A JVM that cannot use the cache runs on without it but prints warning and error
+            // lines on every rank; the cache is an optimization, so say nothing (a later
+            // -Xlog:aot among the user's options shows it all again).
+            cmd.add(QUIET_AOT);
         }
         cmd.addAll(s.jvmOptions());
         cmd.add("-cp");

@@ -88,7 +88,7 @@ class AotCacheTest {
         assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-cp",
                 "app.jar:lib:/v/launcher.jar:/v/core.jar", "Main", "a"), rc.build(program));
         assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:AOTCache=/c/verbatim.aot",
-                "-Xmx1g", "-cp", "/v/launcher.jar:/v/core.jar:app.jar:lib", "Main", "a"),
+                "-Xlog:aot=off,cds=off", "-Xmx1g", "-cp", "/v/launcher.jar:/v/core.jar:app.jar:lib", "Main", "a"),
                 rc.build(program, Path.of("/c/verbatim.aot")));
         assertEquals(List.of("/jdk/bin/java", "-cp", "x", "Main"), rc.build(List.of("java", "-cp", "x", "Main"),
                 Path.of("/c/verbatim.aot")), "the java form is left alone");
