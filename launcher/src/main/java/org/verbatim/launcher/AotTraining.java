@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class AotTraining {
     static final String MAIN = "org.verbatim.launcher.training.Training";
-    /** Longest a training job may take; on two busy cores it takes 5-10 s. */
+    /** Longest a training job may take; on two busy cores it took 9-16 s. */
     static final long TIMEOUT_SECONDS = 120;
     /** Longest a job waits for another mpirun that is recording the same cache. */
     static final long LOCK_WAIT_MILLIS = 180_000;
@@ -117,7 +117,7 @@ final class AotTraining {
         Path temporary = cache.temporaryFile();
         long start = System.nanoTime();
         messages.println("mpirun: recording the AOT cache of Verbatim's classes and profiles in " + cache.dir()
-                + " (once for these jars, JDK and JVM options; a few seconds)");
+                + " (once for these jars, JDK and JVM options; this takes seconds)");
         try (OutputStream log = Files.newOutputStream(cache.logFile())) {
             int status = runTraining(rc, shaping, budgetSeconds, temporary, log);
             if (status != 0) {

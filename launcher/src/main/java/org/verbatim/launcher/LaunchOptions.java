@@ -87,7 +87,7 @@ public record LaunchOptions(
                                    which makes the first tens of thousands of messages several
                                    times faster; on by default (verbatim.launcher.aot). The
                                    cache is recorded once per build of the jars, JDK and JVM
-                                   options by a 2-rank training job (a few seconds) and kept
+                                   options by a 2-rank training job (seconds) and kept
                                    in ~/.cache/verbatim/aot
               --print-config       print every Verbatim setting and its value in force, then
                                    run the program if one is given

@@ -18,8 +18,8 @@ import mpi.Request;
  * (eager and rendezvous), windows of {@code iSend}/{@code iRecv} with {@code Request.waitAll},
  * {@code sendRecv}, and barrier, broadcast and allreduce. Only the public {@code mpi} API is used.
  *
- * <p>Usage: {@code Training [scale=1.0] [budget-seconds=20]}; the default takes one to two
- * seconds on two idle cores. The scale multiplies every iteration count (tests use a small
+ * <p>Usage: {@code Training [scale=1.0] [budget-seconds=20]}; the default took 4-10 s on two
+ * cores shared with other jobs. The scale multiplies every iteration count (tests use a small
  * one). On a machine so busy that the budget runs out, rank 0 ends the training at the next
  * phase: a shorter training still records every class and the profiles gathered so far.
  */
