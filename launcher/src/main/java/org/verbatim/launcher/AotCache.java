@@ -42,6 +42,8 @@ final class AotCache {
     static final String CACHE_FILE = "verbatim.aot";
     static final String LOG_FILE = "training.log";
     static final String FAILED_FILE = "failed";
+    /** How long a failed training keeps later jobs from training again. */
+    static final long RETRY_AFTER_MILLIS = 3_600_000;
     /** Caches kept per root; the least recently used beyond this are removed after a new one is made. */
     static final int KEEP = 6;
 
@@ -66,6 +68,19 @@ final class AotCache {
     /** Marks a training that failed, so that later jobs start at once instead of training again. */
     Path failedFile() {
         return dir.resolve(FAILED_FILE);
+    }
+
+    /**
+     * True if a training of this cache failed less than {@link #RETRY_AFTER_MILLIS} ago: jobs in
+     * that time start without a cache at once; later ones try again (the failure may have been
+     * a machine too busy to finish the training in time).
+     */
+    boolean failedRecently() {
+        try {
+            return System.currentTimeMillis() - Files.getLastModifiedTime(failedFile()).toMillis() < RETRY_AFTER_MILLIS;
+        } catch (IOException e) {
+            return false; // no marker
+        }
     }
 
     /** The caches' root directory from the configuration and the environment. */

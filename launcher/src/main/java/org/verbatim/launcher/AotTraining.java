@@ -64,10 +64,10 @@ final class AotTraining {
         if (cache.present()) {
             return cache.cacheFile();
         }
-        if (Files.exists(cache.failedFile())) {
+        if (cache.failedRecently()) {
             if (explicit) {
-                messages.println("mpirun: no AOT cache: its training failed before (see " + cache.logFile()
-                        + "; remove " + cache.dir() + " to try again); starting without one");
+                messages.println("mpirun: no AOT cache: its training failed within the last hour (see "
+                        + cache.logFile() + "; remove " + cache.dir() + " to try again now); starting without one");
             }
             return null;
         }
@@ -88,7 +88,7 @@ final class AotTraining {
             if (cache.present()) {
                 return cache.cacheFile(); // made by the mpirun we waited for
             }
-            if (Files.exists(cache.failedFile())) {
+            if (cache.failedRecently()) {
                 return null;
             }
             String failure = record(rc, shaping, LauncherSettings.AOT_TRAINING_SECONDS.getInt(config), cache, messages);
@@ -145,11 +145,27 @@ final class AotTraining {
             throws InterruptedException, IOException {
         // Unbound: pinned ranks crawl when a third busy process holds one of their cores, and
         // where the ranks ran does not change what the cache records.
-        LaunchOptions options = new LaunchOptions(2, true, false, false, Map.of(), TIMEOUT_SECONDS,
+        LaunchOptions options = new LaunchOptions(2, true, false, false, withoutVerbatimSettings(System.getenv()),
+                TIMEOUT_SECONDS,
                 LaunchOptions.Binding.NONE, List.of(), 0, 1, null, null, false);
         Job job = new Job(options, rank -> trainingCommand(rc, shaping, budgetSeconds, rank == 0 ? output : null), log, log,
                 ShmCleaner.SHM, false);
         return job.run();
+    }
+
+    /**
+     * The training runs with Verbatim's defaults (shm, default limits), whatever mpirun's own
+     * environment says: a VERBATIM_* variable meant for the job (VERBATIM_CORE_TRANSPORTS=ib, a
+     * mistyped value) must not fail the training. Null values tell {@link Job} to remove them.
+     */
+    static Map<String, String> withoutVerbatimSettings(Map<String, String> environment) {
+        Map<String, String> unset = new java.util.HashMap<>();
+        for (String name : environment.keySet()) {
+            if (name.startsWith("VERBATIM_") && !name.startsWith("VERBATIM_LAUNCHER_")) {
+                unset.put(name, null);
+            }
+        }
+        return unset;
     }
 
     /** A training rank: the ranks' JVM options, the Verbatim class path alone, the Training class. */

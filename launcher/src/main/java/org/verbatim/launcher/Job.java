@@ -211,7 +211,13 @@ public final class Job {
         List<String> command = commands.apply(rank);
         ProcessBuilder pb = new ProcessBuilder(CoreBinding.wrap(options, rank, command));
         Map<String, String> env = pb.environment();
-        env.putAll(options.environment());
+        options.environment().forEach((k, v) -> {
+            if (v == null) {
+                env.remove(k); // a variable the job must not inherit from mpirun (the AOT training's)
+            } else {
+                env.put(k, v);
+            }
+        });
         env.remove("PMI_FD");
         env.put("PMI_PORT", pmiPort);
         env.put("PMI_ID", Integer.toString(rank));

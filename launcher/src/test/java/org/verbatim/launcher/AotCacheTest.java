@@ -121,7 +121,24 @@ class AotCacheTest {
         assertNull(AotTraining.prepare(rc, app, false, config, Map.of(), print(err)));
         assertEquals("", err.toString(StandardCharsets.UTF_8), "by default a known failure starts quietly");
         assertNull(AotTraining.prepare(rc, app, true, config, Map.of(), print(err)));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("its training failed before"), err::toString);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("its training failed within the last hour"),
+                err::toString);
+        Path marker;
+        try (var s = Files.walk(tmp.resolve("aot"))) {
+            marker = s.filter(p -> p.getFileName().toString().equals(AotCache.FAILED_FILE)).findFirst().orElseThrow();
+        }
+        Files.setLastModifiedTime(marker, FileTime.fromMillis(System.currentTimeMillis() - AotCache.RETRY_AFTER_MILLIS - 1));
+        err.reset();
+        assertNull(AotTraining.prepare(rc, app, false, config, Map.of(), print(err)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("could not record"), "an hour later it tries again");
+    }
+
+    @Test
+    void theTrainingRunsWithVerbatimsDefaults() {
+        Map<String, String> unset = AotTraining.withoutVerbatimSettings(Map.of("VERBATIM_CORE_TRANSPORTS", "ib",
+                "VERBATIM_LAUNCHER_AOT_DIR", "/x", "PATH", "/bin", "JAVA_TOOL_OPTIONS", "-Xmx1g"));
+        assertEquals(1, unset.size(), unset::toString);
+        assertTrue(unset.containsKey("VERBATIM_CORE_TRANSPORTS") && unset.get("VERBATIM_CORE_TRANSPORTS") == null);
     }
 
     @Test
