@@ -41,4 +41,30 @@ for program in OsuLatency OsuBandwidth OsuBiBandwidth; do
     rm -f "$out"
   done
 done
+
+# The plain programs of issue 17 (as a user writes them), tiny, and the per-message JMH benchmark
+# for one short iteration: they must keep running (their figures come from compare-coldstart and
+# benchmarks/per-message, not from here).
+plain() { # expected-pattern, program and arguments
+  local want=$1 out; shift
+  out=$(mktemp)
+  if bin/mpirun -np 2 --timeout 180 -cp "$jar" "org.verbatim.benchmarks.plain.$@" > "$out" 2>&1 \
+      && grep -q "$want" "$out"; then
+    echo "ok   plain $*"
+  else
+    echo "FAIL plain $*"; cat "$out"; failed=1
+  fi
+  rm -f "$out"
+}
+plain "first 1000:" PlainPingPong 8 100 1000 direct trace
+plain "per half round trip" PlainPingPong 65536 10 20 array
+plain "messages/s" PlainWindow 8 64 20 2
+out=$(mktemp)
+if benchmarks/per-message -f 1 -wi 0 -i 1 -r 200ms > "$out" 2>&1 \
+    && grep -q "PerMessageOverhead.window:gc.alloc.rate.norm" "$out"; then
+  echo "ok   per-message (JMH)"
+else
+  echo "FAIL per-message (JMH)"; tail -n 30 "$out"; failed=1
+fi
+rm -f "$out"
 exit $failed

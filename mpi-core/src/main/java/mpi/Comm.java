@@ -707,8 +707,38 @@ public class Comm implements Freeable, Cloneable {
     /** Verbatim extension: nonblocking send from an array (kept reachable until complete). */
     public final Request iSend(Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
+        // Fast path as the blocking send's: an eager message the transport takes at once is
+        // complete when posted (its bytes were copied out), so the request needs no operation.
+        if (MPI.initialized() && process != null && !freed && dest >= 0 && dest < remote.length
+                && count >= 0 && type != null && type.usable() && tag >= 0
+                && tag <= MPI.TAG_UB_VALUE) {
+            MemorySegment seg = sendSegment("MPI_Isend", buf, count, type);
+            try {
+                if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
+                    return new Request(sentState(seg.byteSize()), this, "MPI_Isend");
+                }
+            } catch (MpiError e) {
+                throw raise("MPI_Isend", e);
+            }
+        }
         return new Request(startSend("MPI_Isend", buf, count, type, dest, tag, Mode.STANDARD),
                 this, "MPI_Isend");
+    }
+
+    /**
+     * The last completed-send state handed out: immutable, so requests of one size share it.
+     * Never null (no first-use branch: see SegmentCache.find).
+     */
+    private RequestState sent = RequestState.completed(0, 0, -1);
+
+    /** A completed send's state for {@code bytes} (status: source 0, tag 0, the byte count). */
+    private RequestState sentState(long bytes) {
+        RequestState s = sent;
+        if (s.bytes() != bytes) {
+            s = RequestState.completed(0, 0, bytes);
+            sent = s;
+        }
+        return s;
     }
 
     /** Verbatim extension: zero-copy nonblocking send from native memory. */

@@ -222,6 +222,7 @@ public final class MPI {
             }
             bindPredefined(p);
             process = p;
+            HotPathWarmup.runIfWanted(p);
             return required;
         }
     }

@@ -247,8 +247,34 @@ public class Request implements Freeable {
         return finishAll(requests);
     }
 
+    /** As {@link #waitAllStatus} without the statuses: one pass per progress step, nothing made. */
     public static void waitAll(Request[] requests) throws MPIException {
-        waitAllStatus(requests);
+        MPI.check();
+        int idle = 0;
+        while (!allComplete(requests)) {
+            idle = progressAll(requests) > 0 ? 0 : idleStep(idle);
+        }
+        retireAll(requests);
+    }
+
+    /** Retires every active request; raises the first error (after retiring them all). */
+    private static void retireAll(Request[] requests) throws MPIException {
+        Request failed = null;
+        RequestState failedState = null;
+        for (Request q : requests) {
+            if (q != null && q.impl != null) {
+                RequestState r = q.impl;
+                q.retire();
+                if (r.error() != 0 && q.comm != null && failed == null) {
+                    failed = q;
+                    failedState = r;
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed.comm.raise(failed.call, new MpiError(failedState.error(),
+                    describeError(failedState)));
+        }
     }
 
     private static boolean allComplete(Request[] requests) {
@@ -295,7 +321,15 @@ public class Request implements Freeable {
     }
 
     public static boolean testAll(Request[] requests) throws MPIException {
-        return testAllStatus(requests) != null;
+        MPI.check();
+        if (!allComplete(requests)) {
+            progressAll(requests);
+            if (!allComplete(requests)) {
+                return false;
+            }
+        }
+        retireAll(requests);
+        return true;
     }
 
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {

@@ -15,12 +15,20 @@ final class SegmentCache {
     private record Entry(Object buffer, long bytes, BaseType base, MemorySegment segment) {
     }
 
-    private final Entry[] entries = new Entry[SIZE];
+    /** Matches nothing: empty slots hold it, so the lookup has no null test (see find). */
+    private static final Entry EMPTY = new Entry(new Object(), -1, null, null);
+
+    private final Entry[] entries = {EMPTY, EMPTY, EMPTY, EMPTY};
     private int next;
 
+    /**
+     * The cached segment, or null. No branch here depends on whether the cache is new: code the
+     * JIT compiled while MPI_Init's warm-up filled its own caches must not meet an untaken
+     * branch (and be thrown out) at a program's first call on a new communicator.
+     */
     MemorySegment find(Object buffer, long bytes, BaseType base) {
         for (Entry e : entries) {
-            if (e != null && e.buffer == buffer && e.bytes == bytes && e.base == base) {
+            if (e.buffer == buffer && e.bytes == bytes && e.base == base) {
                 return e.segment;
             }
         }

@@ -39,6 +39,13 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting PROTO_INFO = new Setting("verbatim.core.proto-info", "false",
             "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
 
+    public static final Setting WARMUP = new Setting("verbatim.core.warmup", "auto",
+            "MPI_Init's warm-up exchange with a same-host partner (world ranks 2k and 2k+1), so "
+                    + "that the JVM compiles the point-to-point path before the program's first "
+                    + "message: auto (on over shm when the profiler is off), on, or off.");
+    public static final Setting WARMUP_TRACE = new Setting("verbatim.core.warmup-trace", "false",
+            "Print the warm-up's progress and duration (to see what it costs at MPI_Init).");
+
     @Override
     public String area() {
         return "core";
@@ -47,6 +54,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                PROFILE, PROFILE_RANKS, PROTO_INFO);
+                PROFILE, PROFILE_RANKS, PROTO_INFO, WARMUP, WARMUP_TRACE);
     }
 }

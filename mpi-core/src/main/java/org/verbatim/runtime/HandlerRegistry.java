@@ -13,6 +13,9 @@ import org.verbatim.runtime.ext.MessageHandler;
  * the handler is an array index for a kind and a short scan for an immediate (few ranges).
  */
 final class HandlerRegistry {
+    /** The kind byte (a static VarHandle: cheaper than a layout argument below C2). */
+    private static final java.lang.invoke.VarHandle KIND_BYTE = ValueLayout.JAVA_BYTE.varHandle();
+
     private final MessageHandler[] kinds = new MessageHandler[256];
     private final String[] kindOwners = new String[256];
     private int[] immediateValues = new int[0];
@@ -68,7 +71,7 @@ final class HandlerRegistry {
 
     /** The handler of the message at {@code at}, or null when its kind is not registered. */
     MessageHandler handlerOf(MemorySegment m, long at) {
-        return kinds[m.get(ValueLayout.JAVA_BYTE, at) & 0xFF];
+        return kinds[(byte) KIND_BYTE.get(m, at) & 0xFF];
     }
 
     /** The handler whose range holds {@code immediate}, or null. */

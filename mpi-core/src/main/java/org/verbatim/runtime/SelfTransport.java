@@ -13,14 +13,14 @@ import org.verbatim.spi.PostStatus;
 import org.verbatim.spi.Transport;
 
 /**
- * Messages a process sends to itself: queued in memory and delivered on the next progress pass
- * (never inside the send call, so matching order is the same as for any other transport). RDMA
- * is a copy within the address space.
+ * Messages a process sends to itself: queued in a {@link LoopbackQueue} (no allocation per
+ * message) and delivered on the next progress pass (never inside the send call, so matching
+ * order is the same as for any other transport). RDMA is a copy within the address space.
  */
 public final class SelfTransport implements Transport, Endpoint {
     private final int rank;
     private final CompletionHandler handler;
-    private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
+    private final LoopbackQueue inbox = new LoopbackQueue();
     private final ArrayDeque<long[]> completions = new ArrayDeque<>();
     private final Capabilities capabilities = Capabilities.builder()
             .flag(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE,
@@ -85,11 +85,7 @@ public final class SelfTransport implements Transport, Endpoint {
 
     @Override
     public int send(MemorySegment header, MemorySegment payload) {
-        byte[] m = new byte[(int) (header.byteSize() + payload.byteSize())];
-        MemorySegment ms = MemorySegment.ofArray(m);
-        MemorySegment.copy(header, 0, ms, 0, header.byteSize());
-        MemorySegment.copy(payload, 0, ms, header.byteSize(), payload.byteSize());
-        inbox.add(m);
+        inbox.add(header, payload);
         return PostStatus.OK;
     }
 
@@ -130,11 +126,7 @@ public final class SelfTransport implements Transport, Endpoint {
             handler.onComplete(c[0]);
             work++;
         }
-        for (int n = inbox.size(); n > 0; n--) {
-            handler.onReceive(rank, MemorySegment.ofArray(inbox.poll()));
-            work++;
-        }
-        return work;
+        return work + inbox.deliver(rank, handler);
     }
 
     @Override

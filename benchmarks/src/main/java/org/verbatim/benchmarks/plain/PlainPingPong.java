@@ -71,6 +71,11 @@ public final class PlainPingPong {
     private static void printTrace(long[] trips) {
         System.out.printf("first 1000: %.3f us; first 20000: %.3f us (half round trips, from the first message)%n",
                 average(trips, 0, Math.min(1000, trips.length)), average(trips, 0, Math.min(20000, trips.length)));
+        StringBuilder first = new StringBuilder("first round trips (us):");
+        for (int i = 0; i < Math.min(10, trips.length); i++) {
+            first.append(String.format(" %.1f", trips[i] / 1e3));
+        }
+        System.out.println(first);
         System.out.println("# trace: from to average-half-round-trip-us");
         int from = 0;
         int length = 10;

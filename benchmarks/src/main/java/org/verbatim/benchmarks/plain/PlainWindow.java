@@ -12,7 +12,8 @@ import mpi.Request;
  * answers with a 4-byte ack; {@code windows} windows timed after {@code warmupWindows}. Prints
  * messages per second and MB/s (10^6 B).
  *
- * <p>Usage: {@code PlainWindow [size=8] [window=64] [windows=200] [warmupWindows=10]}. Direct
+ * <p>Usage: {@code PlainWindow [size=8] [window=64] [windows=200] [warmupWindows=10] [trace]}
+ * ({@code trace}: also the time of each window, printed by buckets from the first). Direct
  * buffers, as Open MPI's Java bindings require for nonblocking calls.
  */
 public final class PlainWindow {
@@ -22,6 +23,8 @@ public final class PlainWindow {
         int window = args.length > 1 ? Integer.parseInt(args[1]) : 64;
         int windows = args.length > 2 ? Integer.parseInt(args[2]) : 200;
         int warmupWindows = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        boolean trace = args.length > 4 && args[4].equals("trace");
+        long[] times = new long[warmupWindows + windows];
         Comm comm = MPI.COMM_WORLD;
         int rank = comm.getRank();
         ByteBuffer[] bufs = new ByteBuffer[window];
@@ -32,8 +35,9 @@ public final class PlainWindow {
         Request[] requests = new Request[window];
         long start = 0;
         for (int w = 0; w < warmupWindows + windows; w++) {
+            long t0 = System.nanoTime();
             if (w == warmupWindows) {
-                start = System.nanoTime();
+                start = t0;
             }
             if (rank == 0) {
                 for (int i = 0; i < window; i++) {
@@ -48,12 +52,33 @@ public final class PlainWindow {
                 Request.waitAll(requests);
                 comm.send(ack, 4, MPI.BYTE, 0, 2);
             }
+            times[w] = System.nanoTime() - t0;
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         if (rank == 0) {
             double messages = (double) windows * window;
             System.out.printf("size %d B, window %d, %d windows: %.0f messages/s, %.2f MB/s%n",
                     size, window, windows, messages / seconds, messages * size / seconds / 1e6);
+            if (trace) {
+                StringBuilder first = new StringBuilder("first windows (us):");
+                for (int i = 0; i < Math.min(10, times.length); i++) {
+                    first.append(String.format(" %.1f", times[i] / 1e3));
+                }
+                System.out.println(first);
+                int from = 0;
+                for (int length = 10; from < times.length; length *= 2) {
+                    int to = Math.min(times.length, from + length);
+                    long sum = 0;
+                    long max = 0;
+                    for (int i = from; i < to; i++) {
+                        sum += times[i];
+                        max = Math.max(max, times[i]);
+                    }
+                    System.out.printf("trace %d %d %.1f us per window, max %.1f%n", from, to,
+                            sum / 1e3 / (to - from), max / 1e3);
+                    from = to;
+                }
+            }
         }
         MPI.Finalize();
     }

@@ -129,7 +129,7 @@ final class MpscRing {
 
         if (padding != 0) {
             final long paddingOffset = RING_OFFSET + (long) tailIndex;
-            file.set(ValueLayout.JAVA_INT, paddingOffset + TYPE_OFFSET, TYPE_PADDING);
+            INT.set(file, paddingOffset + TYPE_OFFSET, TYPE_PADDING);
             INT.setRelease(file, paddingOffset + LENGTH_OFFSET, padding);
             tailIndex = 0;
         }
@@ -138,15 +138,15 @@ final class MpscRing {
 
     /** Publishes a claimed record: type, source and length; the body must already be written. */
     void commit(long offset, int type, int source, int length) {
-        file.set(ValueLayout.JAVA_INT, offset + TYPE_OFFSET, type);
-        file.set(ValueLayout.JAVA_INT, offset + SOURCE_OFFSET, source);
+        INT.set(file, offset + TYPE_OFFSET, type);
+        INT.set(file, offset + SOURCE_OFFSET, source);
         INT.setRelease(file, offset + LENGTH_OFFSET, length);
         doorbell.ring();
     }
 
     /** Turns a claimed record into padding (the sender gave it up after claiming). */
     void abandon(long offset, int length) {
-        file.set(ValueLayout.JAVA_INT, offset + TYPE_OFFSET, TYPE_PADDING);
+        INT.set(file, offset + TYPE_OFFSET, TYPE_PADDING);
         INT.setRelease(file, offset + LENGTH_OFFSET, RecordDescriptor.align(length));
         doorbell.ring();
     }
@@ -165,7 +165,7 @@ final class MpscRing {
             if (length <= 0) {
                 return -1;
             }
-            if (file.get(ValueLayout.JAVA_INT, offset + TYPE_OFFSET) != TYPE_PADDING) {
+            if ((int) INT.get(file, offset + TYPE_OFFSET) != TYPE_PADDING) {
                 return offset;
             }
             release(offset, length);
@@ -194,7 +194,7 @@ final class MpscRing {
 
     /** Length (header included) of the published record at {@code offset}. */
     int length(long offset) {
-        return file.get(ValueLayout.JAVA_INT, offset + LENGTH_OFFSET);
+        return (int) INT.get(file, offset + LENGTH_OFFSET);
     }
 
     /** Consumes the record at {@code offset} (the one {@link #poll} returned): zero it, move HEAD. */
