@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * One mpirun job: N local rank processes, their PMI server, output forwarding and the failure
@@ -28,7 +29,7 @@ public final class Job {
     private static final long TERM_GRACE_MILLIS = 2_000;
 
     private final LaunchOptions options;
-    private final List<String> command;
+    private final IntFunction<List<String>> commands;
     private final OutputStream out;
     private final OutputStream err;
     private final PrintStream messages;
@@ -56,9 +57,20 @@ public final class Job {
      */
     public Job(LaunchOptions options, List<String> command, OutputStream out, OutputStream err, Path shmDir,
             boolean stdinToRankZero) {
+        this(options, rankCommands(command), out, err, shmDir, stdinToRankZero);
+    }
+
+    /**
+     * A job whose ranks run different commands (the AOT training job: only rank 0 writes the
+     * cache).
+     *
+     * @param commands the command of each rank
+     */
+    public Job(LaunchOptions options, IntFunction<List<String>> commands, OutputStream out, OutputStream err,
+            Path shmDir, boolean stdinToRankZero) {
         this.options = options;
         this.stdinToRankZero = stdinToRankZero;
-        this.command = List.copyOf(command);
+        this.commands = commands;
         this.out = out;
         this.err = err;
         this.messages = new PrintStream(err, true, StandardCharsets.UTF_8);
@@ -67,6 +79,11 @@ public final class Job {
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000000, Integer.MAX_VALUE));
         this.joined = new boolean[options.ranks()];
         this.remoteRunning = options.ranks() - options.localRanks();
+    }
+
+    private static IntFunction<List<String>> rankCommands(List<String> command) {
+        List<String> copy = List.copyOf(command);
+        return rank -> copy;
     }
 
     /** The PMI kvsname given to the ranks, which the shm transport uses in its file names. */
@@ -191,9 +208,16 @@ public final class Job {
     }
 
     private Process start(int rank, String pmiPort, List<Thread> pumps) throws IOException {
+        List<String> command = commands.apply(rank);
         ProcessBuilder pb = new ProcessBuilder(CoreBinding.wrap(options, rank, command));
         Map<String, String> env = pb.environment();
-        env.putAll(options.environment());
+        options.environment().forEach((k, v) -> {
+            if (v == null) {
+                env.remove(k); // a variable the job must not inherit from mpirun (the AOT training's)
+            } else {
+                env.put(k, v);
+            }
+        });
         env.remove("PMI_FD");
         env.put("PMI_PORT", pmiPort);
         env.put("PMI_ID", Integer.toString(rank));

@@ -13,6 +13,8 @@ import java.util.Set;
  * @param lastRank  last rank this mpirun starts, inclusive ({@code ranks - 1} by default)
  * @param listen    {@code --listen HOST:PORT}: serve PMI there for ranks other mpiruns start, or null
  * @param join      {@code --join HOST:PORT}: start this mpirun's ranks for the job served there, or null
+ * @param aot       {@code --aot} (true), {@code --no-aot} (false), or null: the setting
+ *                  {@code verbatim.launcher.aot} decides
  */
 public record LaunchOptions(
         int ranks,
@@ -26,7 +28,8 @@ public record LaunchOptions(
         int firstRank,
         int lastRank,
         String listen,
-        String join) {
+        String join,
+        Boolean aot) {
 
     /** The ranks this mpirun starts itself. */
     public int localRanks() {
@@ -79,6 +82,13 @@ public record LaunchOptions(
               --listen HOST:PORT   serve PMI on HOST:PORT (port 0: any) for the ranks that
                                    other mpiruns start with --join
               --join HOST:PORT     start --ranks for the job that the mpirun at HOST:PORT serves
+              --aot, --no-aot      start the ranks of the -cp/-jar shorthand with (or without)
+                                   a JDK AOT cache of Verbatim's classes and method profiles,
+                                   which makes the first tens of thousands of messages several
+                                   times faster; on by default (verbatim.launcher.aot). The
+                                   cache is recorded once per build of the jars, JDK and JVM
+                                   options by a 2-rank training job (seconds) and kept
+                                   in ~/.cache/verbatim/aot
               --print-config       print every Verbatim setting and its value in force, then
                                    run the program if one is given
               -h, --help           this text
@@ -99,6 +109,7 @@ public record LaunchOptions(
         String rankRange = null;
         String listen = null;
         String join = null;
+        Boolean aot = null;
         Map<String, String> env = new LinkedHashMap<>();
         int i = 0;
         loop:
@@ -110,6 +121,8 @@ public record LaunchOptions(
                 }
                 case "--tag-output", "-tag-output" -> tag = true;
                 case "--print-config" -> printConfig = true;
+                case "--aot" -> aot = true;
+                case "--no-aot" -> aot = false;
                 case "-h", "--help", "-help" -> help = true;
                 case "-x", "--env" -> {
                     String spec = value(args, i++);
@@ -174,7 +187,7 @@ public record LaunchOptions(
                     + "serve them with --listen HOST:PORT (and start them there with --join)");
         }
         return new LaunchOptions(ranks, tag, printConfig, help, env, timeout, binding,
-                new ArrayList<>(program), first, last, listen, join);
+                new ArrayList<>(program), first, last, listen, join, aot);
     }
 
     private static String hostPort(String option, String v) {

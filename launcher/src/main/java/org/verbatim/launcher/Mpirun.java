@@ -3,7 +3,9 @@ package org.verbatim.launcher;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code mpirun}: starts N local ranks and serves them PMI-1. Run through {@code bin/mpirun},
@@ -33,6 +35,9 @@ public final class Mpirun {
         PrintStream messages = new PrintStream(err, true, StandardCharsets.UTF_8);
         LaunchOptions options;
         List<String> command;
+        RankCommand rankCommand = RankCommand.fromSystem();
+        Map<String, String> config = LauncherSettings.current();
+        boolean aot;
         try {
             options = LaunchOptions.parse(args);
             if (options.help()) {
@@ -45,10 +50,17 @@ public final class Mpirun {
                     return 0;
                 }
             }
-            command = RankCommand.fromSystem().build(options.program());
+            command = rankCommand.build(options.program());
+            aot = options.aot() != null ? options.aot() : LauncherSettings.AOT.getBoolean(config);
         } catch (IllegalArgumentException e) {
             messages.println("mpirun: " + e.getMessage());
             return 2;
+        }
+        if (aot) {
+            Path cache = aotCache(options, rankCommand, config, messages);
+            if (cache != null) {
+                command = rankCommand.build(options.program(), cache);
+            }
         }
         try {
             return new Job(options, command, out, err, ShmCleaner.SHM, forwardStdin).run();
@@ -56,5 +68,24 @@ public final class Mpirun {
             messages.println("mpirun: " + e.getMessage());
             return 1;
         }
+    }
+
+    /**
+     * The AOT cache for the job's ranks, or null: only the -cp/-jar shorthand gets one (there
+     * mpirun lays out the class path the cache needs). Reasons for none are printed when the
+     * cache was asked for explicitly (--aot or the setting), failures to make one always.
+     */
+    private static Path aotCache(LaunchOptions options, RankCommand rankCommand, Map<String, String> config,
+            PrintStream messages) throws InterruptedException {
+        boolean explicit = options.aot() != null || config.containsKey(LauncherSettings.AOT.name());
+        RankCommand.Shorthand shorthand = RankCommand.shorthand(options.program());
+        if (shorthand == null) {
+            if (explicit && !options.program().isEmpty()) {
+                messages.println("mpirun: no AOT cache: it is for the -cp/-jar shorthand, where mpirun lays out "
+                        + "the class path; starting without one");
+            }
+            return null;
+        }
+        return AotTraining.prepare(rankCommand, shorthand, explicit, config, System.getenv(), messages);
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,12 +53,18 @@ class BinMpirunIT {
         assertTrue(r[2].contains("Verbatim is not built") && r[2].contains("mvnw"), r[2]);
     }
 
-    /** Returns {status, stdout, stderr}. */
+    /** Returns {status, stdout, stderr}; without the AOT cache, which AotIT tests. */
     private static String[] run(Path root, String... args) throws IOException, InterruptedException {
+        return run(root, Map.of("VERBATIM_LAUNCHER_AOT", "false"), args);
+    }
+
+    /** Runs bin/mpirun with {@code env} added; returns {status, stdout, stderr}. */
+    static String[] run(Path root, Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("bash", root.resolve("bin/mpirun").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("VERBATIM_JDK", System.getProperty("java.home"));
+        pb.environment().putAll(env);
         Path out = Files.createTempFile("mpirun-out", ".txt");
         Path err = Files.createTempFile("mpirun-err", ".txt");
         try {

@@ -1,0 +1,36 @@
+package org.verbatim.launcher;
+
+import java.util.List;
+import java.util.Map;
+import org.verbatim.config.Setting;
+import org.verbatim.config.SettingsProvider;
+
+/** Configuration of mpirun itself (area "launcher"), read from mpirun's own environment. */
+public final class LauncherSettings implements SettingsProvider {
+    public static final Setting AOT = new Setting("verbatim.launcher.aot", "true",
+            "mpirun starts the ranks of the -cp/-jar shorthand with a JDK AOT cache of Verbatim's classes "
+                    + "and method profiles, recorded once per build by a 2-rank training job (seconds) and "
+                    + "kept in verbatim.launcher.aot-dir; --aot and --no-aot override it. Read by mpirun "
+                    + "from its own environment, as the other launcher settings (not passed with -x).");
+    public static final Setting AOT_TRAINING_SECONDS = new Setting("verbatim.launcher.aot-training-seconds",
+            "20", "Time budget of the AOT training workload; on a machine so busy that it runs out, the "
+                    + "training ends early and records what it profiled so far.");
+    public static final Setting AOT_DIR = new Setting("verbatim.launcher.aot-dir", "",
+            "Directory of the AOT caches; empty = $XDG_CACHE_HOME/verbatim/aot, else "
+                    + "~/.cache/verbatim/aot. Remove it to clear them.");
+
+    @Override
+    public String area() {
+        return "launcher";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS);
+    }
+
+    /** mpirun's own configuration: its system properties and VERBATIM_* environment. */
+    static Map<String, String> current() {
+        return org.verbatim.config.ConfigSource.load();
+    }
+}
