@@ -43,8 +43,11 @@ final class HotPathWarmup {
     /** Windows between two batches of the last ping-pong, so both paths stay hot to the end. */
     private static final int WINDOWS_PER_BATCH = 4;
     private static final int FIRST_ROUNDS = 3000;
-    private static final int LARGE = 256 * 1024;
-    private static final int LARGE_ROUNDS = 20;
+    private static final int LARGE = 1024 * 1024;
+    private static final int MID = 32 * 1024;
+    private static final int LARGE_ROUNDS = 100;
+    /** Rendezvous round trips between two batches of the last ping-pong. */
+    private static final int LARGE_PER_BATCH = 60;
     private static final long DRAIN_STEP_MILLIS = 10;
     private static final long DRAIN_IDLE_NANOS = 500_000;
     private static final long DRAIN_MAX_MILLIS = 300;
@@ -119,7 +122,7 @@ final class HotPathWarmup {
         }
         windows(WINDOWS);
         long windowsDone = System.nanoTime();
-        large();
+        large(LARGE_ROUNDS);
         long largeDone = System.nanoTime();
         pingPongs(start);
         long pingPongsDone = System.nanoTime();
@@ -211,6 +214,7 @@ final class HotPathWarmup {
                 }
                 if (more) {
                     windows(WINDOWS_PER_BATCH);
+                    large(LARGE_PER_BATCH);
                 }
             }
         } else {
@@ -221,6 +225,7 @@ final class HotPathWarmup {
                 }
                 if (more) {
                     windows(WINDOWS_PER_BATCH);
+                    large(LARGE_PER_BATCH);
                 }
             }
         }
@@ -321,16 +326,27 @@ final class HotPathWarmup {
         }
     }
 
-    /** Rendezvous round trips (the RTS, the transport's read, the FIN) on direct buffers. */
-    private void large() throws MPIException {
-        ByteBuffer big = MPI.newByteBuffer(LARGE);
-        for (int i = 0; i < LARGE_ROUNDS; i++) {
+    private final ByteBuffer big = MPI.newByteBuffer(LARGE);
+    private final byte[] bigArray = new byte[MID];
+
+    /**
+     * Rendezvous round trips: {@code rounds} of {@link #MID} bytes (above the default eager
+     * limit, small enough that the protocol, not the copy, is the cost), every fourth from an
+     * array (the staging path), then one of {@link #LARGE}. Run between the last ping-pong's
+     * batches too: the rendezvous path is taken once per message, so it needs thousands of
+     * messages before C2 compiles it (with 20 round trips, a 1 MiB ping-pong from the first
+     * message took 340-600 us per half round trip, 130 us once compiled).
+     */
+    private void large(int rounds) throws MPIException {
+        for (int i = 0; i <= rounds; i++) {
+            Object buffer = i == rounds ? big : (i & 3) == 3 ? bigArray : big;
+            int bytes = i == rounds ? LARGE : MID;
             if (leader) {
-                comm.send(big, LARGE, MPI.BYTE, partner, TAG);
-                comm.recv(big, LARGE, MPI.BYTE, partner, TAG);
+                comm.send(buffer, bytes, MPI.BYTE, partner, TAG);
+                comm.recv(buffer, bytes, MPI.BYTE, partner, TAG);
             } else {
-                comm.recv(big, LARGE, MPI.BYTE, partner, TAG);
-                comm.send(big, LARGE, MPI.BYTE, partner, TAG);
+                comm.recv(buffer, bytes, MPI.BYTE, partner, TAG);
+                comm.send(buffer, bytes, MPI.BYTE, partner, TAG);
             }
         }
     }
