@@ -77,14 +77,16 @@ public final class AtomicLatency {
         String op = "fadd";
         int iterations = 10_000;
         int warmup = 1_000;
+        boolean breakdown = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--transport" -> transportName = args[++i];
                 case "--op" -> op = args[++i];
                 case "--iterations" -> iterations = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--breakdown" -> breakdown = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (--transport NAME --op fadd|cas --iterations N --warmup N)");
+                        + " (--transport NAME --op fadd|cas --iterations N --warmup N --breakdown)");
             }
         }
         if (!op.equals("fadd") && !op.equals("cas")) {
@@ -112,7 +114,7 @@ public final class AtomicLatency {
             if (rank == 1) {
                 serve(bootstrap, transport, arena, completions, total);
             } else {
-                measure(bootstrap, transport, arena, completions, op.equals("fadd"), warmup, iterations);
+                measure(bootstrap, transport, arena, completions, op.equals("fadd"), warmup, iterations, breakdown);
             }
             bootstrap.barrier();
         }
@@ -147,7 +149,7 @@ public final class AtomicLatency {
 
     /** Rank 0: one operation at a time, each timed. */
     private static void measure(Bootstrap bootstrap, Transport transport, Arena arena, Completions completions,
-                                boolean fetchAndAdd, int warmup, int iterations) {
+                                boolean fetchAndAdd, int warmup, int iterations, boolean breakdown) {
         bootstrap.barrier();
         String[] target = bootstrap.get("atomic-latency.word").split(":");
         long address = Long.parseLong(target[0]);
@@ -156,6 +158,8 @@ public final class AtomicLatency {
         MemorySegment result = arena.allocate(64, 64);
         MemoryRegistration reg = transport.register(result, Access.LOCAL_WRITE);
         long[] nanos = new long[iterations];
+        long[] postNanos = breakdown ? new long[iterations] : null;
+        long passes = 0;
         long clock = clockReadNanos();
         for (int i = 0; i < warmup + iterations; i++) {
             long t0 = System.nanoTime();
@@ -166,9 +170,15 @@ public final class AtomicLatency {
                 transport.progress();
                 check(completions);
             }
+            if (breakdown && i >= warmup) {
+                postNanos[i - warmup] = System.nanoTime() - t0;
+            }
             while (completions.lastId != i) {
                 transport.progress();
                 check(completions);
+                if (breakdown) {
+                    passes++;
+                }
             }
             long t1 = System.nanoTime();
             if (completions.lastStatus != CompletionStatus.OK || result.get(ValueLayout.JAVA_LONG, 0) != i) {
@@ -181,6 +191,12 @@ public final class AtomicLatency {
             }
         }
         reg.close();
+        if (breakdown) {
+            // the post alone (one clock read inside) and the progress passes until the completion
+            Arrays.sort(postNanos);
+            System.out.printf("# breakdown: post median %.2f us, progress passes per operation %.1f%n",
+                    postNanos[iterations / 2] / 1e3, (double) passes / (warmup + iterations));
+        }
         Arrays.sort(nanos);
         double sum = 0;
         for (long n : nanos) {
