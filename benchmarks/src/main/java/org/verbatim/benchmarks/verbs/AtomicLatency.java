@@ -78,6 +78,7 @@ public final class AtomicLatency {
         int iterations = 10_000;
         int warmup = 1_000;
         boolean breakdown = false;
+        boolean targetYields = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--transport" -> transportName = args[++i];
@@ -85,8 +86,13 @@ public final class AtomicLatency {
                 case "--iterations" -> iterations = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--breakdown" -> breakdown = true;
+                case "--target-idle" -> targetYields = switch (args[++i]) {
+                    case "spin" -> false;
+                    case "yield" -> true;
+                    default -> throw new IllegalArgumentException("--target-idle spin or yield, not " + args[i]);
+                };
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (--transport NAME --op fadd|cas --iterations N --warmup N --breakdown)");
+                        + " (--transport NAME --op fadd|cas --iterations N --warmup N --breakdown --target-idle spin|yield)");
             }
         }
         if (!op.equals("fadd") && !op.equals("cas")) {
@@ -112,7 +118,7 @@ public final class AtomicLatency {
             }
             long total = (long) warmup + iterations;
             if (rank == 1) {
-                serve(bootstrap, transport, arena, completions, total);
+                serve(bootstrap, transport, arena, completions, total, targetYields);
             } else {
                 measure(bootstrap, transport, arena, completions, op.equals("fadd"), warmup, iterations, breakdown);
             }
@@ -135,14 +141,22 @@ public final class AtomicLatency {
 
     /** Rank 1: the target word; progresses until every operation has reached it. */
     private static void serve(Bootstrap bootstrap, Transport transport, Arena arena, Completions completions,
-                              long total) {
+                              long total, boolean yields) {
         MemorySegment word = arena.allocate(64, 64);
         MemoryRegistration reg = transport.register(word, Access.REMOTE_ATOMIC | Access.REMOTE_READ);
         bootstrap.put("atomic-latency.word", reg.address() + ":" + reg.remoteKey());
         bootstrap.barrier();
+        int idle = 0;
         while ((long) WORD.getVolatile(word, 0L) != total) {
-            transport.progress();
+            int work = transport.progress();
             check(completions);
+            // yield: as perftest's ib_atomic_lat server, which sleeps, leave the CPU to the
+            // measuring rank's JIT compiler and the kernel (the MPI runtime's spin-then-yield
+            // idle strategy does the same after 4096 empty passes)
+            idle = work > 0 ? 0 : idle + 1;
+            if (yields && idle > 64) {
+                Thread.yield();
+            }
         }
         reg.close();
     }
