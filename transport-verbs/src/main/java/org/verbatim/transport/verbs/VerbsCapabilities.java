@@ -23,9 +23,11 @@ final class VerbsCapabilities {
      * @param maxListPost      requests chained into one post
      * @param inOrderPlacement an RDMA write's bytes land in address order (not on iWARP)
      * @param sharedReceive    eager messages land in a shared receive queue
+     * @param readsDeferred    the device serves RDMA reads later than writes (Soft-RoCE)
      */
     static Capabilities of(int maxInline, int eagerSize, int maxIov, boolean atomics, int readsInFlight,
-                           int maxListPost, boolean inOrderPlacement, boolean sharedReceive) {
+                           int maxListPost, boolean inOrderPlacement, boolean sharedReceive,
+                           boolean readsDeferred) {
         EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
                 Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
         if (maxIov >= 2) {
@@ -37,6 +39,9 @@ final class VerbsCapabilities {
         }
         if (sharedReceive) {
             flags.add(Capability.SHARED_RECEIVE_QUEUE);
+        }
+        if (readsDeferred) {
+            flags.add(Capability.RDMA_READ_DEFERRED);
         }
         EnumSet<AtomicOp> atomicOps = EnumSet.noneOf(AtomicOp.class);
         if (atomics) {
