@@ -24,10 +24,12 @@ final class VerbsCapabilities {
      * @param inOrderPlacement an RDMA write's bytes land in address order (not on iWARP)
      * @param sharedReceive    eager messages land in a shared receive queue
      * @param readsDeferred    the device serves RDMA reads later than writes (Soft-RoCE)
+     * @param rdmaChunk        largest single RDMA operation to advertise (0: {@link #MAX_RDMA})
      */
     static Capabilities of(int maxInline, int eagerSize, int maxIov, boolean atomics, int readsInFlight,
                            int maxListPost, boolean inOrderPlacement, boolean sharedReceive,
-                           boolean readsDeferred) {
+                           boolean readsDeferred, int rdmaChunk) {
+        long maxRdma = rdmaChunk > 0 ? Math.min(rdmaChunk, MAX_RDMA) : MAX_RDMA;
         EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
                 Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
         if (maxIov >= 2) {
@@ -51,7 +53,7 @@ final class VerbsCapabilities {
         }
         return new Capabilities(flags,
                 new OperationLimits(maxInline, eagerSize, 0, 2),
-                new OperationLimits(maxInline, 0, MAX_RDMA, maxIov), new OperationLimits(0, 0, MAX_RDMA, maxIov),
+                new OperationLimits(maxInline, 0, maxRdma, maxIov), new OperationLimits(0, 0, maxRdma, maxIov),
                 atomicOps, readsInFlight, maxListPost);
     }
 }

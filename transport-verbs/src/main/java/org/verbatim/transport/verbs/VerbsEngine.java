@@ -187,7 +187,7 @@ public final class VerbsEngine implements AutoCloseable {
         this.registrations = new Registrations(pd, atomics, options.regCacheSize());
         this.capabilities = VerbsCapabilities.of(maxInline, options.eagerSize(), maxIov, atomics,
                 Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, srq != null,
-                limits.readsDeferred());
+                limits.readsDeferred(), options.rdmaChunk());
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-verbs-async-" + rank);
     }
