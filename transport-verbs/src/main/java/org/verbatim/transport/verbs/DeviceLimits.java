@@ -42,8 +42,8 @@ public record DeviceLimits(int maxQpWr, int maxSge, int maxSrqWr, int maxCqe, in
 
     /**
      * True on Soft-RoCE, whose responder runs an RDMA read request later, as a tasklet, where it
-     * runs a write inside the initiator's post ({@code rxe_resp_queue_pkt}): reads are the slow
-     * operation there ({@link org.verbatim.spi.Capability#RDMA_READ_DEFERRED}).
+     * runs a write inside the initiator's post ({@code rxe_resp_queue_pkt} in Linux 6.1): reads
+     * are the slower operation there ({@link org.verbatim.spi.Capability#RDMA_READ_DEFERRED}).
      */
     public boolean readsDeferred() {
         return vendorId == RXE_VENDOR_ID;
