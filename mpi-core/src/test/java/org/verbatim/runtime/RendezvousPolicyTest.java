@@ -48,6 +48,14 @@ class RendezvousPolicyTest {
     }
 
     @Test
+    void autoWritesAtEverySizeWhenReadsAreDeferred() {
+        assertEquals(0, policy("auto").putFrom(caps(Capability.RDMA_READ,
+                Capability.RDMA_WRITE, Capability.RDMA_READ_DEFERRED)));
+        assertEquals(NEVER, policy("rget").putFrom(caps(Capability.RDMA_READ,
+                Capability.RDMA_WRITE, Capability.RDMA_READ_DEFERRED)), "forced RGET still honoured");
+    }
+
+    @Test
     void autoTakesWhatExists() {
         assertEquals(0, policy("auto").putFrom(caps(Capability.RDMA_WRITE)));
         assertEquals(NEVER, policy("auto").putFrom(caps(Capability.RDMA_READ)));

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * exhaustion, the fast-path switch-over and the registration cache.
  * ib's eager buffers (8 KiB, runtime header included) cap the eager limit at 8160 B, which the
  * program's boundary sizes (limit - 1, limit, limit + 1) are computed from, so both eager and
- * RGET rendezvous run over ib. The fast path starts after 4 messages, early in the program.
+ * rendezvous run over ib (RPUT at every size on rxe0, which says RDMA_READ_DEFERRED; RGET is
+ * forced in IbPeerFailureTest). The fast path starts after 4 messages, early in the program.
  */
 @Tag("rdma")
 @Timeout(600)

@@ -77,14 +77,22 @@ public final class AtomicLatency {
         String op = "fadd";
         int iterations = 10_000;
         int warmup = 1_000;
+        boolean breakdown = false;
+        boolean targetYields = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--transport" -> transportName = args[++i];
                 case "--op" -> op = args[++i];
                 case "--iterations" -> iterations = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--breakdown" -> breakdown = true;
+                case "--target-idle" -> targetYields = switch (args[++i]) {
+                    case "spin" -> false;
+                    case "yield" -> true;
+                    default -> throw new IllegalArgumentException("--target-idle spin or yield, not " + args[i]);
+                };
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (--transport NAME --op fadd|cas --iterations N --warmup N)");
+                        + " (--transport NAME --op fadd|cas --iterations N --warmup N --breakdown --target-idle spin|yield)");
             }
         }
         if (!op.equals("fadd") && !op.equals("cas")) {
@@ -110,9 +118,9 @@ public final class AtomicLatency {
             }
             long total = (long) warmup + iterations;
             if (rank == 1) {
-                serve(bootstrap, transport, arena, completions, total);
+                serve(bootstrap, transport, arena, completions, total, targetYields);
             } else {
-                measure(bootstrap, transport, arena, completions, op.equals("fadd"), warmup, iterations);
+                measure(bootstrap, transport, arena, completions, op.equals("fadd"), warmup, iterations, breakdown);
             }
             bootstrap.barrier();
         }
@@ -133,21 +141,29 @@ public final class AtomicLatency {
 
     /** Rank 1: the target word; progresses until every operation has reached it. */
     private static void serve(Bootstrap bootstrap, Transport transport, Arena arena, Completions completions,
-                              long total) {
+                              long total, boolean yields) {
         MemorySegment word = arena.allocate(64, 64);
         MemoryRegistration reg = transport.register(word, Access.REMOTE_ATOMIC | Access.REMOTE_READ);
         bootstrap.put("atomic-latency.word", reg.address() + ":" + reg.remoteKey());
         bootstrap.barrier();
+        int idle = 0;
         while ((long) WORD.getVolatile(word, 0L) != total) {
-            transport.progress();
+            int work = transport.progress();
             check(completions);
+            // yield: as perftest's ib_atomic_lat server, which sleeps, leave the CPU to the
+            // measuring rank's JIT compiler and the kernel (the MPI runtime's spin-then-yield
+            // idle strategy does the same after 4096 empty passes)
+            idle = work > 0 ? 0 : idle + 1;
+            if (yields && idle > 64) {
+                Thread.yield();
+            }
         }
         reg.close();
     }
 
     /** Rank 0: one operation at a time, each timed. */
     private static void measure(Bootstrap bootstrap, Transport transport, Arena arena, Completions completions,
-                                boolean fetchAndAdd, int warmup, int iterations) {
+                                boolean fetchAndAdd, int warmup, int iterations, boolean breakdown) {
         bootstrap.barrier();
         String[] target = bootstrap.get("atomic-latency.word").split(":");
         long address = Long.parseLong(target[0]);
@@ -156,6 +172,8 @@ public final class AtomicLatency {
         MemorySegment result = arena.allocate(64, 64);
         MemoryRegistration reg = transport.register(result, Access.LOCAL_WRITE);
         long[] nanos = new long[iterations];
+        long[] postNanos = breakdown ? new long[iterations] : null;
+        long passes = 0;
         long clock = clockReadNanos();
         for (int i = 0; i < warmup + iterations; i++) {
             long t0 = System.nanoTime();
@@ -166,9 +184,15 @@ public final class AtomicLatency {
                 transport.progress();
                 check(completions);
             }
+            if (breakdown && i >= warmup) {
+                postNanos[i - warmup] = System.nanoTime() - t0;
+            }
             while (completions.lastId != i) {
                 transport.progress();
                 check(completions);
+                if (breakdown) {
+                    passes++;
+                }
             }
             long t1 = System.nanoTime();
             if (completions.lastStatus != CompletionStatus.OK || result.get(ValueLayout.JAVA_LONG, 0) != i) {
@@ -181,6 +205,12 @@ public final class AtomicLatency {
             }
         }
         reg.close();
+        if (breakdown) {
+            // the post alone (one clock read inside) and the progress passes until the completion
+            Arrays.sort(postNanos);
+            System.out.printf("# breakdown: post median %.2f us, progress passes per operation %.1f%n",
+                    postNanos[iterations / 2] / 1e3, (double) passes / (warmup + iterations));
+        }
         Arrays.sort(nanos);
         double sum = 0;
         for (long n : nanos) {

@@ -18,7 +18,8 @@ import org.verbatim.spi.Capability;
  *       faster than reads, and reads in flight are bounded by the responder's read depth);
  *       except when the transport says {@link Capability#RDMA_BY_CPU} (shm's cross-memory
  *       attach): then always RGET (1 MiB over shm measured the same one way and 20-40% less
- *       bidirectional bandwidth with RPUT);</li>
+ *       bidirectional bandwidth with RPUT); and always RPUT when it says
+ *       {@link Capability#RDMA_READ_DEFERRED} (Soft-RoCE);</li>
  *   <li>only one of the two native: that one (RPUT if only writes are native);</li>
  *   <li>both emulated: RGET (as before RPUT existed);</li>
  *   <li>neither operation at all: no rendezvous (a large message to that peer fails).</li>
@@ -78,7 +79,8 @@ public record RendezvousPolicy(Choice choice, long rputThreshold) {
                 boolean nativeRead = caps.hasNativeRdmaRead();
                 boolean nativeWrite = caps.hasNativeRdmaWrite();
                 if (nativeRead && nativeWrite) {
-                    yield caps.has(Capability.RDMA_BY_CPU) ? NEVER : rputThreshold;
+                    yield caps.has(Capability.RDMA_BY_CPU) ? NEVER
+                            : caps.has(Capability.RDMA_READ_DEFERRED) ? 0 : rputThreshold;
                 }
                 yield nativeWrite ? 0 : NEVER;
             }

@@ -50,6 +50,9 @@ public final class IbConfiguration {
                     + "it is polled once in this many progress passes (1: every pass); any receive restores every pass.");
     public static final Setting REG_CACHE_SIZE = new Setting("verbatim.ib.reg-cache-size", "256m",
             "Bound on memory kept pinned by the registration cache once its users have closed their registrations.");
+    public static final Setting RDMA_CHUNK = new Setting("verbatim.ib.rdma-chunk", "0",
+            "Largest single RDMA write or read the rendezvous posts (larger messages go in chunks, "
+                    + "verbatim.core.reads-in-flight at once); 0: no limit below 1 GiB.");
 
     public static final Setting CONNECT_RESEND = new Setting("verbatim.ib.connect-resend", "250",
             "Milliseconds after which an unanswered connection request or reply is sent again over UD.");
@@ -60,7 +63,7 @@ public final class IbConfiguration {
     public static final List<Setting> SETTINGS = List.of(DEVICE, PORT, GID_INDEX, EAGER_CHANNEL, EAGER_SIZE,
             SRQ_SIZE, SRQ_MAX, SRQ_LOW_WATERMARK, SR_BUFFERS, SEND_BUFFERS, SEND_QUEUE_DEPTH, MAX_INLINE,
             SIGNAL_INTERVAL, FASTPATH_THRESHOLD, FASTPATH_PEERS, FASTPATH_SLOTS, RECV_POLL_INTERVAL, REG_CACHE_SIZE,
-            CONNECT_RESEND, CONNECT_TIMEOUT);
+            RDMA_CHUNK, CONNECT_RESEND, CONNECT_TIMEOUT);
 
     final String device;
     final int port;
@@ -80,6 +83,7 @@ public final class IbConfiguration {
     final int fastPathSlots;
     final int recvPollInterval;
     final long regCacheSize;
+    final int rdmaChunk;
     final int connectResendMillis;
     final int connectTimeoutSeconds;
     /** The values the shared verbs layer runs with. */
@@ -105,6 +109,7 @@ public final class IbConfiguration {
         fastPathSlots = range(FASTPATH_SLOTS, c, 4, 1 << 12);
         recvPollInterval = range(RECV_POLL_INTERVAL, c, 1, 1 << 10);
         regCacheSize = REG_CACHE_SIZE.getSize(c);
+        rdmaChunk = range(RDMA_CHUNK, c, 0, 1 << 30);
         connectResendMillis = range(CONNECT_RESEND, c, 1, 60_000);
         connectTimeoutSeconds = range(CONNECT_TIMEOUT, c, 1, 86_400);
         if (gidIndex < -1) {
@@ -112,7 +117,7 @@ public final class IbConfiguration {
         }
         verbs = new VerbsOptions(channel, eagerSize, srqSize, srqMax, srqLowWatermark, srBuffers, sendBuffers,
                 sendQueueDepth, maxInline, signalInterval, fastPathThreshold, fastPathPeers, fastPathSlots,
-                recvPollInterval, regCacheSize);
+                recvPollInterval, regCacheSize, rdmaChunk);
     }
 
     /** Reads and validates the settings; IllegalArgumentException names the bad one. */
@@ -142,6 +147,6 @@ public final class IbConfiguration {
                 + " (low " + srqLowWatermark + "), sr-buffers=" + srBuffers + ", send-buffers=" + sendBuffers
                 + ", sq=" + sendQueueDepth + ", inline=" + maxInline + ", signal=1/" + signalInterval
                 + ", fastpath=" + fastPathThreshold + " msgs, " + fastPathPeers + " peers x " + fastPathSlots
-                + " slots, reg-cache=" + regCacheSize + "]";
+                + " slots, reg-cache=" + regCacheSize + ", rdma-chunk=" + rdmaChunk + "]";
     }
 }

@@ -16,9 +16,13 @@ import org.verbatim.verbs.raw.verbs_h_constants;
  * @param atomicCap       {@code enum ibv_atomic_cap}: IBV_ATOMIC_NONE (0), _HCA (1), _GLOB (2)
  * @param maxQpRdAtom     RDMA reads and atomics a queue pair serves at once as responder
  * @param maxQpInitRdAtom RDMA reads and atomics a queue pair has outstanding as initiator
+ * @param vendorId        {@code vendor_id}: the IEEE OUI of the adapter's maker, or a software
+ *                        device's own value ({@link #RXE_VENDOR_ID})
  */
 public record DeviceLimits(int maxQpWr, int maxSge, int maxSrqWr, int maxCqe, int atomicCap, int maxQpRdAtom,
-                           int maxQpInitRdAtom) {
+                           int maxQpInitRdAtom, int vendorId) {
+    /** Soft-RoCE's {@code vendor_id} ({@code RXE_VENDOR_ID} in the kernel's rxe_param.h). */
+    public static final int RXE_VENDOR_ID = 0xFFFFFF;
 
     /** Queries {@code context}. */
     public static DeviceLimits query(Context context) {
@@ -27,13 +31,22 @@ public record DeviceLimits(int maxQpWr, int maxSge, int maxSrqWr, int maxCqe, in
             return new DeviceLimits(ibv_device_attr.max_qp_wr(attr), ibv_device_attr.max_sge(attr),
                     ibv_device_attr.max_srq_wr(attr), ibv_device_attr.max_cqe(attr),
                     ibv_device_attr.atomic_cap(attr), ibv_device_attr.max_qp_rd_atom(attr),
-                    ibv_device_attr.max_qp_init_rd_atom(attr));
+                    ibv_device_attr.max_qp_init_rd_atom(attr), ibv_device_attr.vendor_id(attr));
         }
     }
 
     /** True when the device runs remote atomics (atomic_cap is not IBV_ATOMIC_NONE). */
     public boolean atomics() {
         return atomicCap != verbs_h_constants.IBV_ATOMIC_NONE;
+    }
+
+    /**
+     * True on Soft-RoCE, whose responder runs an RDMA read request later, as a tasklet, where it
+     * runs a write inside the initiator's post ({@code rxe_resp_queue_pkt} in Linux 6.1): reads
+     * are the slower operation there ({@link org.verbatim.spi.Capability#RDMA_READ_DEFERRED}).
+     */
+    public boolean readsDeferred() {
+        return vendorId == RXE_VENDOR_ID;
     }
 
     /**

@@ -86,6 +86,12 @@ final class RegistrationCache {
     private long misses;
     private long evictions;
     private long invalidations;
+    /**
+     * The entry the last {@link #lkey} lookup found: a loop that posts from the same memory (an
+     * atomic's result word, a staging buffer) finds it again without the tree walk (and the boxed
+     * key it takes). Every entry that leaves the cache is unpinned first, which forgets it here.
+     */
+    private Entry lastFound;
 
     RegistrationCache(Pinner pinner, long bound) {
         this.pinner = pinner;
@@ -160,6 +166,18 @@ final class RegistrationCache {
     }
 
     private Entry find(long address, long length, int needed) {
+        Entry last = lastFound;
+        if (last != null && last.covers(address, length, needed)) {
+            return last;
+        }
+        Entry e = search(address, length, needed);
+        if (e != null) {
+            lastFound = e;
+        }
+        return e;
+    }
+
+    private Entry search(long address, long length, int needed) {
         Map.Entry<Long, Entry> floor = byStart.floorEntry(address);
         if (floor != null && floor.getValue().covers(address, length, needed)) {
             return floor.getValue();
@@ -231,12 +249,16 @@ final class RegistrationCache {
     }
 
     private void unpin(Entry e) {
+        if (lastFound == e) {
+            lastFound = null;
+        }
         pinnedBytes -= e.end - e.start;
         e.pinned.unpin();
     }
 
     /** Unpins everything (transport close). */
     void clear() {
+        lastFound = null;
         for (Entry e : byStart.values()) {
             e.pinned.unpin();
         }

@@ -23,9 +23,13 @@ final class VerbsCapabilities {
      * @param maxListPost      requests chained into one post
      * @param inOrderPlacement an RDMA write's bytes land in address order (not on iWARP)
      * @param sharedReceive    eager messages land in a shared receive queue
+     * @param readsDeferred    the device serves RDMA reads later than writes (Soft-RoCE)
+     * @param rdmaChunk        largest single RDMA operation to advertise (0: {@link #MAX_RDMA})
      */
     static Capabilities of(int maxInline, int eagerSize, int maxIov, boolean atomics, int readsInFlight,
-                           int maxListPost, boolean inOrderPlacement, boolean sharedReceive) {
+                           int maxListPost, boolean inOrderPlacement, boolean sharedReceive,
+                           boolean readsDeferred, int rdmaChunk) {
+        long maxRdma = rdmaChunk > 0 ? Math.min(rdmaChunk, MAX_RDMA) : MAX_RDMA;
         EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
                 Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
         if (maxIov >= 2) {
@@ -38,6 +42,9 @@ final class VerbsCapabilities {
         if (sharedReceive) {
             flags.add(Capability.SHARED_RECEIVE_QUEUE);
         }
+        if (readsDeferred) {
+            flags.add(Capability.RDMA_READ_DEFERRED);
+        }
         EnumSet<AtomicOp> atomicOps = EnumSet.noneOf(AtomicOp.class);
         if (atomics) {
             flags.add(Capability.ATOMICS);
@@ -46,7 +53,7 @@ final class VerbsCapabilities {
         }
         return new Capabilities(flags,
                 new OperationLimits(maxInline, eagerSize, 0, 2),
-                new OperationLimits(maxInline, 0, MAX_RDMA, maxIov), new OperationLimits(0, 0, MAX_RDMA, maxIov),
+                new OperationLimits(maxInline, 0, maxRdma, maxIov), new OperationLimits(0, 0, maxRdma, maxIov),
                 atomicOps, readsInFlight, maxListPost);
     }
 }

@@ -186,7 +186,8 @@ public final class VerbsEngine implements AutoCloseable {
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
         this.registrations = new Registrations(pd, atomics, options.regCacheSize());
         this.capabilities = VerbsCapabilities.of(maxInline, options.eagerSize(), maxIov, atomics,
-                Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, srq != null);
+                Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, srq != null,
+                limits.readsDeferred(), options.rdmaChunk());
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-verbs-async-" + rank);
     }

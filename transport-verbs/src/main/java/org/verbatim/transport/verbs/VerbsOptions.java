@@ -20,11 +20,12 @@ package org.verbatim.transport.verbs;
  * @param fastPathSlots     slots in one fast-path ring
  * @param recvPollInterval  receive-CQ poll interval while rings are polled and the CQ is quiet
  * @param regCacheSize      bytes the registration cache may keep pinned for closed registrations
+ * @param rdmaChunk         largest single RDMA operation advertised (maxRdma); 0: no limit of its own
  */
 public record VerbsOptions(EagerChannel channel, int eagerSize, int srqSize, int srqMax, int srqLowWatermark,
                            int srBuffers, int sendBuffers, int sendQueueDepth, int maxInline, int signalInterval,
                            int fastPathThreshold, int fastPathPeers, int fastPathSlots, int recvPollInterval,
-                           long regCacheSize) {
+                           long regCacheSize, int rdmaChunk) {
 
     /** Checks what the values must satisfy together. */
     public VerbsOptions {
@@ -37,6 +38,9 @@ public record VerbsOptions(EagerChannel channel, int eagerSize, int srqSize, int
         if (srqMax < srqSize || srqLowWatermark >= srqSize) {
             throw new IllegalArgumentException("SRQ sizes out of order: size " + srqSize + ", max " + srqMax
                     + ", low watermark " + srqLowWatermark);
+        }
+        if (rdmaChunk < 0) {
+            throw new IllegalArgumentException("negative RDMA chunk: " + rdmaChunk);
         }
         if (srBuffers < CreditAccount.CONTROL_RESERVE + 1) {
             throw new IllegalArgumentException("per-connection buffers must exceed the control reserve of "
