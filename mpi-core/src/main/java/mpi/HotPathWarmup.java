@@ -19,10 +19,12 @@ import org.verbatim.runtime.MpiProcess;
  * leaves the compiler threads little time, so a plain ping-pong straight from {@code main} paid
  * that for its first hundred thousand messages. Here ranks pair up with a same-host partner
  * (world ranks {@code 2k} and {@code 2k+1}, over shm) and exchange through the very public calls
- * a program makes, on a private communicator: blocking 8 B ping-pongs on a direct buffer and an
- * array until the round trip stops getting faster, after windows of {@code iSend}/{@code iRecv}/
- * {@code Request.waitAll} and a few rendezvous messages. The lower rank of a pair decides when
- * a phase ends and says so in the message it sends next, so both ranks leave together.
+ * a program makes, on a private communicator: a short ping-pong, windows of {@code iSend}/
+ * {@code iRecv}/{@code Request.waitAll}, rendezvous messages, then blocking 8 B ping-pongs on a
+ * direct buffer and an array, with windows and rendezvous messages between their batches, until
+ * the round trip stops getting faster (at most {@link #MAX_NANOS} in all). The lower rank of a
+ * pair decides when that phase ends and says so in the message it sends next, so both ranks
+ * leave together.
  *
  * <p>{@code verbatim.core.warmup}: {@code auto} (on when the partner is reached over shm, every
  * rank of the host has a core to spin on, and the profiler is off, as warm-up messages would
@@ -37,6 +39,7 @@ final class HotPathWarmup {
     private static final int BATCH = 500;
     private static final int MIN_ROUNDS = 20_000;
     private static final int MAX_ROUNDS = 150_000;
+    /** The adaptive phase ends at the latest this long after the warm-up began. */
     private static final long MAX_NANOS = 1_500_000_000L;
     private static final int WINDOW = 64;
     private static final int WINDOWS = 60;
@@ -137,7 +140,8 @@ final class HotPathWarmup {
         if (trace) {
             long end = System.nanoTime();
             System.err.println("verbatim: warm-up with world rank " + comm.world[partner] + " took "
-                    + (end - start) / 1_000_000 + " ms (first round trips and windows " + (windowsDone - start) / 1_000_000
+                    + (end - start) / 1_000_000 + " ms (first round trips and windows "
+                    + (windowsDone - start) / 1_000_000
                     + ", rendezvous " + (largeDone - windowsDone) / 1_000_000 + ", ping-pongs "
                     + (pingPongsDone - largeDone) / 1_000_000 + ", compiler drain "
                     + (end - pingPongsDone) / 1_000_000 + ")");
