@@ -533,10 +533,7 @@ public class Comm implements Freeable, Cloneable {
     private void blockingSend(String call, Object buf, int count, Datatype type, int dest,
                               int tag, Mode mode) throws MPIException {
         // Fast path when every argument is valid (anything else takes the checked path below).
-        if (MPI.initialized() && process != null && !freed
-                && (mode == Mode.STANDARD || mode == Mode.READY) && dest >= 0
-                && dest < remote.length && count >= 0 && type != null && type.usable()
-                && tag >= 0 && tag <= MPI.TAG_UB_VALUE) {
+        if ((mode == Mode.STANDARD || mode == Mode.READY) && plainSend(count, type, dest, tag)) {
             MemorySegment seg = sendSegment(call, buf, count, type);
             try {
                 if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
@@ -555,6 +552,16 @@ public class Comm implements Freeable, Cloneable {
         } catch (MpiError e) {
             throw raise(call, e);
         }
+    }
+
+    /**
+     * True when every argument of a send is valid and names a real peer: the fast paths of
+     * send and iSend then skip the checked path (anything else takes it, and its errors).
+     */
+    private boolean plainSend(int count, Datatype type, int dest, int tag) {
+        return MPI.initialized() && process != null && !freed && dest >= 0 && dest < remote.length
+                && count >= 0 && type != null && type.usable() && tag >= 0
+                && tag <= MPI.TAG_UB_VALUE;
     }
 
     /** Checks everything, then posts the send; nothing is sent on bad input. */
@@ -709,9 +716,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         // Fast path as the blocking send's: an eager message the transport takes at once is
         // complete when posted (its bytes were copied out), so the request needs no operation.
-        if (MPI.initialized() && process != null && !freed && dest >= 0 && dest < remote.length
-                && count >= 0 && type != null && type.usable() && tag >= 0
-                && tag <= MPI.TAG_UB_VALUE) {
+        if (plainSend(count, type, dest, tag)) {
             MemorySegment seg = sendSegment("MPI_Isend", buf, count, type);
             try {
                 if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
