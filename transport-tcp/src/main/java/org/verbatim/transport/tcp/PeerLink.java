@@ -17,7 +17,9 @@ import org.verbatim.spi.PostStatus;
  * a scratch buffer, a small payload too, a large one written from its own memory in the same
  * gathering write); what the socket does not take, and every send while the connection is not
  * up yet or bytes are queued, is copied into the send queue, which progress flushes. A full
- * queue is RETRY. Incoming bytes collect in the receive buffer until a whole frame is there.
+ * queue is RETRY. Once connected, a send while bytes wait in the queue is RETRY too (the
+ * caller retries after progress), so only the unwritten rest of one frame is ever copied and
+ * a stream of large frames goes out from the caller's memory. Incoming bytes collect in the receive buffer until a whole frame is there.
  */
 final class PeerLink implements Endpoint {
     /** Payloads up to this size are copied next to the header: one buffer, no view object. */
@@ -59,7 +61,7 @@ final class PeerLink implements Endpoint {
         this.peer = peer;
         this.maxMessage = maxMessage;
         this.queueLimit = queueBytes;
-        int initial = Math.min(queueBytes, Math.max(INITIAL_QUEUE, 2 * (Frames.LENGTH_SIZE + maxMessage)));
+        int initial = Math.min(queueBytes, INITIAL_QUEUE);
         this.queue = ByteBuffer.allocateDirect(initial).order(ByteOrder.nativeOrder());
         this.queueSegment = MemorySegment.ofBuffer(queue);
         this.scratch = scratch;
@@ -85,10 +87,8 @@ final class PeerLink implements Endpoint {
         }
         final int frame = (int) (Frames.LENGTH_SIZE + total);
         transport.framesSent++;
-        if (channel == null || queue.position() > 0) {
-            if (channel != null && queue.remaining() < frame) {
-                flush();
-            }
+        if (channel == null) {
+            // not connected yet: the queue holds the messages until the connection is up
             if (queue.remaining() < frame) {
                 grow(frame);
             }
@@ -97,12 +97,13 @@ final class PeerLink implements Endpoint {
                 return PostStatus.RETRY;
             }
             append(header, payload, (int) total);
-            if (channel == null) {
-                transport.connect(this);
-            } else {
-                flush();
-            }
+            transport.connect(this);
             return PostStatus.OK;
+        }
+        if (queue.position() > 0 && !flush()) {
+            // the socket is behind: RETRY rather than copy whole frames into the queue
+            transport.framesSent--;
+            return PostStatus.RETRY;
         }
         scratchSegment.set(INT, 0, (int) total);
         MemorySegment.copy(header, 0, scratchSegment, Frames.LENGTH_SIZE, h);

@@ -12,7 +12,7 @@ public final class TcpConfiguration {
     public static final Setting IF_INCLUDE = new Setting("verbatim.tcp.if-include", "",
             "Interfaces whose addresses peers connect to: comma-separated names (eth0) or subnets "
                     + "(10.1.0.0/16, fd00::/8); empty = every interface that is up, loopback last.");
-    public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "64k",
+    public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "256k",
             "Largest message (frame), runtime header included (the transport's maxEager); "
                     + "emulated RDMA moves data in pieces of this size. 1k to 16m.");
     public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",

@@ -51,6 +51,8 @@ final class TcpTransport implements Transport {
     /** Progress passes between checks of the connect deadlines. */
     private static final int DEADLINE_CHECK_PASSES = 4096;
     private static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
+    /** First size of a connection's receive buffer (it grows when a larger frame comes). */
+    private static final int INITIAL_RECEIVE_BUFFER = 64 << 10;
 
     private final int rank;
     private final int size;
@@ -290,6 +292,25 @@ final class TcpTransport implements Transport {
             }
             l.in.position(end - pos);
         }
+        int left = end - pos;
+        if (left >= Frames.LENGTH_SIZE) {
+            int needed = Frames.LENGTH_SIZE + l.inSegment.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+            if (needed > l.in.capacity()) {
+                growReceiveBuffer(l, needed);
+            }
+        }
+    }
+
+    /** Makes {@code l}'s receive buffer hold a frame of {@code needed} bytes (twice that). */
+    private void growReceiveBuffer(PeerLink l, int needed) {
+        ByteBuffer bigger = ByteBuffer.allocateDirect(Math.min(2 * needed,
+                2 * (Frames.LENGTH_SIZE + config.eagerSize()))).order(ByteOrder.nativeOrder());
+        MemorySegment segment = MemorySegment.ofBuffer(bigger);
+        int n = l.in.position();
+        MemorySegment.copy(l.inSegment, 0, segment, 0, n);
+        bigger.position(n);
+        l.in = bigger;
+        l.inSegment = segment;
     }
 
     // ------------------------------------------------------------------ connections
@@ -452,7 +473,7 @@ final class TcpTransport implements Transport {
         l.remote = c.address;
         l.key = c.key;
         l.key.attach(l);
-        l.in = ByteBuffer.allocateDirect(Math.max(64 << 10,
+        l.in = ByteBuffer.allocateDirect(Math.min(INITIAL_RECEIVE_BUFFER,
                 2 * (Frames.LENGTH_SIZE + config.eagerSize()))).order(ByteOrder.nativeOrder());
         l.inSegment = MemorySegment.ofBuffer(l.in);
         if (l.addresses != null) {
@@ -561,8 +582,14 @@ final class TcpTransport implements Transport {
         }
     }
 
-    int rank() {
-        return rank;
+    /** Closes every socket without BYE, as a process that dies would (tests only). */
+    void dropConnectionsForTest() {
+        for (PeerLink l : links) {
+            if (l != null) {
+                l.failed = true; // report nothing here: this side is the one that "died"
+                closeLink(l);
+            }
+        }
     }
 
     /** Idle strategy "block": sleeps in the selector (it has no descriptor to combine). */
