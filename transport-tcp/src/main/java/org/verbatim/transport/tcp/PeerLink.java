@@ -51,6 +51,12 @@ final class PeerLink implements Endpoint {
     MemorySegment inSegment;
     boolean byeReceived;
     boolean failed;
+    /** A frame whose data is being received straight into place: the destination, the bytes
+     *  of it already there, the frame's whole length and its header (see TcpTransport). */
+    MemorySegment placing;
+    long placeDone;
+    int placeLength;
+    final MemorySegment placeHead = MemorySegment.ofArray(new long[8]);
     private final ByteBuffer scratch;
     private final MemorySegment scratchSegment;
     private final ByteBuffer[] pair = new ByteBuffer[2];

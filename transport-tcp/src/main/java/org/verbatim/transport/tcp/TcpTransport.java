@@ -53,6 +53,8 @@ final class TcpTransport implements Transport {
     private static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
     /** First size of a connection's receive buffer (it grows when a larger frame comes). */
     private static final int INITIAL_RECEIVE_BUFFER = 64 << 10;
+    /** Frames from this size on may be received straight into place (emulated RDMA data). */
+    private static final int PLACE_MIN = 2 << 10;
 
     private final int rank;
     private final int size;
@@ -76,6 +78,7 @@ final class TcpTransport implements Transport {
     private boolean closed;
     long framesSent;
     private long framesReceived;
+    private long framesPlaced;
 
     private TcpTransport(TransportContext context, TcpConfiguration config, Selector selector,
                          ServerSocketChannel server) {
@@ -178,6 +181,7 @@ final class TcpTransport implements Transport {
         }
         return List.of(ProfileCounter.sum("tcp frames sent", framesSent),
                 ProfileCounter.sum("tcp frames received", framesReceived),
+                ProfileCounter.sum("tcp frames received into place", framesPlaced),
                 ProfileCounter.sum("tcp connections", connections),
                 new ProfileCounter("tcp communication buffers", "KiB", buffers >> 10,
                         ProfileCounter.Combine.SUM_AND_MAX));
@@ -243,7 +247,18 @@ final class TcpTransport implements Transport {
         }
         int n;
         try {
-            n = l.channel.read(l.in);
+            if (l.placing != null) {
+                n = l.channel.read(l.placing.asSlice(l.placeDone).asByteBuffer());
+                if (n > 0) {
+                    l.placeDone += n;
+                    if (l.placeDone == l.placing.byteSize()) {
+                        finishPlacement(l);
+                    }
+                    return;
+                }
+            } else {
+                n = l.channel.read(l.in);
+            }
         } catch (IOException e) {
             fail(l, "connection to rank " + l.peer + " (" + l.remote + ") broke: " + e.getMessage());
             return;
@@ -253,7 +268,7 @@ final class TcpTransport implements Transport {
                 closeLink(l);
             } else {
                 fail(l, "rank " + l.peer + " (" + l.remote + ") closed its connection"
-                        + (l.in.position() > 0 ? " in the middle of a message" : "")
+                        + (l.in.position() > 0 || l.placing != null ? " in the middle of a message" : "")
                         + " without finalizing");
             }
             return;
@@ -278,6 +293,10 @@ final class TcpTransport implements Transport {
                 return;
             }
             if (end - pos - Frames.LENGTH_SIZE < length) {
+                if (length >= PLACE_MIN && !closing
+                        && end - pos - Frames.LENGTH_SIZE >= RdmaEmulation.PLACEMENT_HEAD) {
+                    pos = startPlacement(l, m, pos, end, length);
+                }
                 break;
             }
             framesReceived++;
@@ -299,6 +318,38 @@ final class TcpTransport implements Transport {
                 growReceiveBuffer(l, needed);
             }
         }
+    }
+
+    /**
+     * The frame at {@code pos} is incomplete and large: if it is emulated RDMA data whose
+     * destination is known, its header is kept, the data already here is copied into place, and
+     * the rest will be read straight into place. Returns where parsing stops.
+     */
+    private int startPlacement(PeerLink l, MemorySegment m, int pos, int end, int length) {
+        long at = pos + Frames.LENGTH_SIZE;
+        MemorySegment dest = emulation.placement(l.peer, m, at, end - at, length);
+        if (dest == null) {
+            return pos;
+        }
+        int dataOffset = RdmaEmulation.dataOffset(m, at);
+        MemorySegment.copy(m, at, l.placeHead, 0, dataOffset);
+        long here = Math.min(end - at - dataOffset, dest.byteSize());
+        MemorySegment.copy(m, at + dataOffset, dest, 0, here);
+        l.placing = dest;
+        l.placeDone = here;
+        l.placeLength = length;
+        if (here == dest.byteSize()) {
+            finishPlacement(l);
+        }
+        return (int) (at + dataOffset + here);
+    }
+
+    /** All the data of the frame being placed has arrived: the emulation finishes the message. */
+    private void finishPlacement(PeerLink l) {
+        l.placing = null;
+        framesReceived++;
+        framesPlaced++;
+        emulation.placed(l.peer, l.placeHead, 0, l.placeLength);
     }
 
     /** Makes {@code l}'s receive buffer hold a frame of {@code needed} bytes (twice that). */
