@@ -425,7 +425,13 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     }
 
     public long communicationMemory() {
-        return pool.allocatedBytes();
+        long bytes = pool.allocatedBytes();
+        if (transports != null) {
+            for (Transport t : transports) {
+                bytes += t.communicationMemory();
+            }
+        }
+        return bytes;
     }
 
     /** Frees the engine's own memory; transports are closed by their owner. */

@@ -492,6 +492,15 @@ public final class ShmTransport implements Transport {
      * runtime can poll together with other transports, or on the inbox futex where peers could not
      * fetch the eventfd.
      */
+    /**
+     * This rank's own inbox file (ring and key table), which it creates for its peers to write
+     * into; the peers' inboxes it maps are theirs, counted by them.
+     */
+    @Override
+    public long communicationMemory() {
+        return inbox == null ? 0 : inbox.buffer().byteSize();
+    }
+
     @Override
     public WaitSource waitSource() {
         return waitSource;

@@ -170,6 +170,17 @@ final class TcpTransport implements Transport {
     }
 
     @Override
+    public long communicationMemory() {
+        long buffers = scratch.capacity();
+        for (PeerLink l : links) {
+            if (l != null) {
+                buffers += l.queue.capacity() + (l.in != null ? l.in.capacity() : 0);
+            }
+        }
+        return buffers;
+    }
+
+    @Override
     public List<ProfileCounter> profileCounters() {
         long buffers = scratch.capacity();
         int connections = 0;
