@@ -24,6 +24,8 @@ import org.verbatim.spi.PostStatus;
 final class PeerLink implements Endpoint {
     /** Payloads up to this size are copied next to the header: one buffer, no view object. */
     private static final int COPY_LIMIT = 2048;
+    /** Size of the scratch buffer a direct send writes from: length, header and a small payload. */
+    static final int SCRATCH_SIZE = Frames.LENGTH_SIZE + 508 + COPY_LIMIT;
     /** First size of the send queue (it grows to the configured limit while needed). */
     private static final int INITIAL_QUEUE = 64 << 10;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
@@ -111,10 +113,18 @@ final class PeerLink implements Endpoint {
             transport.framesSent--;
             return PostStatus.RETRY;
         }
+        final boolean copy = p <= COPY_LIMIT || !payload.isNative();
+        if (Frames.LENGTH_SIZE + h + (copy ? p : 0) > scratch.capacity()) {
+            // a header too long for the scratch, or a large heap payload: through the queue
+            grow(frame);
+            append(header, payload, (int) total);
+            flush();
+            return PostStatus.OK;
+        }
         scratchSegment.set(INT, 0, (int) total);
         MemorySegment.copy(header, 0, scratchSegment, Frames.LENGTH_SIZE, h);
         try {
-            if (p <= COPY_LIMIT || !payload.isNative()) { // scratch holds a whole frame
+            if (copy) {
                 MemorySegment.copy(payload, 0, scratchSegment, Frames.LENGTH_SIZE + h, p);
                 scratch.limit(frame).position(0);
                 channel.write(scratch);

@@ -91,8 +91,7 @@ final class TcpTransport implements Transport {
         this.server = server;
         this.links = new PeerLink[size];
         this.jobHash = Frames.jobHash(context.bootstrap().jobId());
-        this.scratch = ByteBuffer.allocateDirect(Frames.LENGTH_SIZE + config.eagerSize())
-                .order(ByteOrder.nativeOrder());
+        this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
         this.emulation = new RdmaEmulation(runtime, size, config.eagerSize(), this::link,
                 config.maxRdmaOps(), RdmaEmulation.DEFAULT_MAX_IOV);
         this.receiver = emulation.handler();
