@@ -27,7 +27,7 @@ final class PeerLink implements Endpoint {
     /** Size of the scratch buffer a direct send writes from: length, header and a small payload. */
     static final int SCRATCH_SIZE = Frames.LENGTH_SIZE + 508 + COPY_LIMIT;
     /** First size of the send queue (it grows to the configured limit while needed). */
-    private static final int INITIAL_QUEUE = 64 << 10;
+    private static final int INITIAL_QUEUE = 16 << 10;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     private final TcpTransport transport;

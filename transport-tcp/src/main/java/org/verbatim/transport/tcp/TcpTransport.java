@@ -52,7 +52,7 @@ final class TcpTransport implements Transport {
     private static final int DEADLINE_CHECK_PASSES = 4096;
     private static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
     /** First size of a connection's receive buffer (it grows when a larger frame comes). */
-    private static final int INITIAL_RECEIVE_BUFFER = 64 << 10;
+    private static final int INITIAL_RECEIVE_BUFFER = 16 << 10;
     /** Frames from this size on may be received straight into place (emulated RDMA data). */
     private static final int PLACE_MIN = 2 << 10;
 

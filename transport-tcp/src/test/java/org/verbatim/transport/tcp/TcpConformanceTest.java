@@ -13,7 +13,7 @@ import org.verbatim.spi.TransportProvider;
 /**
  * The conformance suite over TCP on loopback: eager frames, and RDMA, atomics, gather/scatter,
  * flush and list posts through the shared emulation. A small frame size makes every large
- * transfer many frames and a send queue that grows from 64 KiB to 256 KiB, then returns RETRY.
+ * transfer many frames and a send queue that grows from 16 KiB to 256 KiB, then returns RETRY.
  */
 class TcpConformanceTest extends TransportConformanceSuite {
     @Override
