@@ -216,14 +216,15 @@ public final class MPI {
                 throw MPIException.of(ERR_ARG, "MPI_Init_thread: invalid thread level " + required);
             }
             Bootstrap bootstrap = Bootstraps.fromEnvironment();
+            java.util.Map<String, String> config = StartupChecks.configuration(bootstrap);
             MpiProcess p;
             try {
-                p = MpiProcess.start(bootstrap, ConfigSource.load(), required);
-            } catch (MpiError e) {
-                String msg = "verbatim: rank " + bootstrap.rank() + ": MPI_Init: " + e.getMessage();
-                System.err.println(msg);
-                bootstrap.abort(1, msg);
-                throw MPIException.of(e.errorClass(), msg);
+                p = MpiProcess.start(bootstrap, config, required);
+            } catch (MpiError | org.verbatim.config.ConfigException e) {
+                // the bootstrap prints the one line; the process manager then ends every rank
+                bootstrap.abort(1, "MPI_Init: " + e.getMessage());
+                Runtime.getRuntime().halt(1);
+                throw new AssertionError("halted");
             }
             bindPredefined(p);
             process = p;
@@ -367,24 +368,22 @@ public final class MPI {
 
     /** ERRORS_ARE_FATAL: print rank, call and reason, and end the whole job. */
     static void fatal(String call, int errorClass, String reason) {
-        MpiProcess p = process;
-        String rank = p == null ? "?" : Integer.toString(p.rank());
-        String msg = "verbatim: rank " + rank + ": " + call + ": " + reason
-                + " [" + ErrorClass.describe(errorClass) + "]";
-        abortWith(p, errorClass == 0 ? 1 : errorClass, msg);
+        abortWith(process, errorClass == 0 ? 1 : errorClass, call + ": " + reason
+                + " [" + ErrorClass.describe(errorClass) + "]");
     }
 
     static void abortJob(int code, String reason) throws MPIException {
-        MpiProcess p = process();
-        abortWith(p, code, "verbatim: rank " + p.rank() + ": " + reason);
+        abortWith(process(), code, reason);
     }
 
+    /** One line on stderr (the bootstrap's "rank N aborts the job (code C): ..."), then the end. */
     private static void abortWith(MpiProcess p, int code, String msg) {
         System.out.flush();
-        System.err.println(msg);
-        System.err.flush();
         if (p != null) {
-            p.bootstrap().abort(code, msg); // the process manager ends every rank
+            p.bootstrap().abort(code, msg); // prints the line; the process manager ends every rank
+        } else {
+            System.err.println("verbatim: " + msg);
+            System.err.flush();
         }
         Runtime.getRuntime().halt(code == 0 ? 1 : code);
     }

@@ -44,6 +44,13 @@ public final class MpiProbe {
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, who, 99);
                 throw new AssertionError("received from an aborted rank");
             }
+            case "fatal" -> {
+                if (rank == Integer.parseInt(args[1])) {
+                    MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, size + 5, 0); // no such rank
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, Integer.parseInt(args[1]), 99);
+                throw new AssertionError("received from a rank that failed");
+            }
             case "linger" -> {
                 System.out.println("linger rank " + rank + " pid " + ProcessHandle.current().pid());
                 System.out.flush();

@@ -64,7 +64,7 @@ public final class MpiProcess implements AutoCloseable {
             hosts[r] = h;
         }
         long ranksOnHost = Arrays.stream(hosts).filter(host::equals).count();
-        IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.get(config), (int) ranksOnHost,
+        IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.getChoice(config), (int) ranksOnHost,
                 org.verbatim.bootstrap.HostInfo.onlineCores());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
@@ -84,6 +84,12 @@ public final class MpiProcess implements AutoCloseable {
             }
         }
         engine.attach(opened);
+        try {
+            TransportReach.check(rank, hosts, opened, config);
+        } catch (MpiError e) {
+            opened.forEach(Transport::close);
+            throw e;
+        }
         for (RuntimeExtension x : ServiceLoader.load(RuntimeExtension.class)) {
             try {
                 x.start(engine);
@@ -104,7 +110,7 @@ public final class MpiProcess implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
         }
-        return RendezvousPolicy.parse(CoreSettings.RENDEZVOUS.get(config), threshold,
+        return RendezvousPolicy.parse(CoreSettings.RENDEZVOUS.getChoice(config), threshold,
                 CoreSettings.RENDEZVOUS.name(), CoreSettings.RPUT_THRESHOLD.name());
     }
 
