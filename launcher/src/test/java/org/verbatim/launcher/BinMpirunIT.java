@@ -45,7 +45,7 @@ class BinMpirunIT {
     @Test
     void saysClearlyWhenTheProjectIsNotBuilt(@TempDir Path emptyRoot) throws Exception {
         Files.createDirectories(emptyRoot.resolve("bin"));
-        for (String script : List.of("mpirun", "jdk-home")) {
+        for (String script : List.of("mpirun", "jdk-home", "verbatim-jars")) {
             Files.copy(ROOT.resolve("bin").resolve(script), emptyRoot.resolve("bin").resolve(script));
         }
         String[] r = run(emptyRoot, "-np", "2", "hostname");

@@ -105,12 +105,14 @@ public final class MpiProcess implements AutoCloseable {
 
     static RendezvousPolicy rendezvousPolicy(Map<String, String> config) {
         long threshold;
+        String choice;
         try {
             threshold = CoreSettings.RPUT_THRESHOLD.getSize(config);
+            choice = CoreSettings.RENDEZVOUS.getChoice(config);
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
         }
-        return RendezvousPolicy.parse(CoreSettings.RENDEZVOUS.getChoice(config), threshold,
+        return RendezvousPolicy.parse(choice, threshold,
                 CoreSettings.RENDEZVOUS.name(), CoreSettings.RPUT_THRESHOLD.name());
     }
 
