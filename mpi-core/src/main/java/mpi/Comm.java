@@ -296,7 +296,7 @@ public class Comm implements Freeable, Cloneable {
         freed = true;
     }
 
-    /** True if this is a null communicator ({@link MPI#COMM_NULL}, or freed). */
+    /** True if this communicator was freed, or MPI is not running (before Init, after Finalize). */
     public final boolean isNull() {
         return freed || process == null;
     }

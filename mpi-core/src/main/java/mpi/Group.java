@@ -58,7 +58,7 @@ public final class Group implements Freeable {
         freed = true;
     }
 
-    /** True if this is {@link MPI#GROUP_NULL} or freed. */
+    /** True if this group was freed (the Java bindings have no GROUP_NULL object). */
     public boolean isNull() {
         return freed;
     }
