@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  *
  * <p>The rank then prints one line on stderr and exits with status {@value #EXIT_STATUS}; if an
  * orderly exit does not finish within {@value #HALT_MILLIS} ms (a shutdown hook that blocks),
- * it halts. The watch stops before finalize and abort, after which the process manager may
- * close the connection on purpose.
+ * it halts. The watch thread stops before finalize and abort, after which the process manager
+ * may close the connection on purpose.
  */
 final class LauncherWatch {
     static final int EXIT_STATUS = 1;
@@ -86,16 +86,14 @@ final class LauncherWatch {
         };
     }
 
-    /** Stops watching (before finalize or abort); waits for the thread unless called from it. */
+    /**
+     * Stops watching (before finalize or abort) without waiting: the thread ends at its next
+     * poll, and whatever a poll reports after this (the connection closing at finalize, or
+     * another descriptor that reuses the number once the channel is closed) is ignored. The
+     * parent-death signal stays: a finalized rank still ends with its parent.
+     */
     void stop() {
         stopped = true;
-        if (Thread.currentThread() != thread) {
-            try {
-                thread.join(2 * POLL_MILLIS + 100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     private void run() {
