@@ -58,7 +58,7 @@ class DiagnosticsTest {
     @Test
     void aClassPathWithoutTheShmTransportFailsAtInitNamingTheModule() throws Exception {
         String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> !e.contains("transport-shm"))
+                .filter(e -> !e.contains("transport-shm") && !e.contains("transport-tcp"))
                 .collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>(JobRun.probeCommand("ring"));
         command.set(command.indexOf(System.getProperty("java.class.path")), classPath);

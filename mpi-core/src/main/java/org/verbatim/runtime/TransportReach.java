@@ -17,7 +17,8 @@ final class TransportReach {
     /** The module that carries each transport a user may be missing. */
     private static final Map<String, String> MODULES = Map.of(
             "shm", "verbatim-transport-shm",
-            "ib", "verbatim-transport-ib (with verbatim-transport-verbs and verbatim-verbs-binding)");
+            "tcp", "verbatim-transport-tcp (or verbatim-transport-ib, with verbatim-transport-verbs"
+                    + " and verbatim-verbs-binding, for InfiniBand or RoCE)");
 
     private TransportReach() {
     }
@@ -29,7 +30,7 @@ final class TransportReach {
                 continue;
             }
             boolean sameHost = hosts[peer].equals(hosts[rank]);
-            String wanted = sameHost ? "shm" : "ib";
+            String wanted = sameHost ? "shm" : "tcp";
             throw new MpiError(ErrorClass.ERR_OTHER, "no transport reaches rank " + peer
                     + (sameHost ? " on this host (" : " on host " + hosts[peer] + " (")
                     + "opened: " + opened.stream().map(Transport::name).toList() + "): "
