@@ -8,7 +8,9 @@ import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.Mode;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.MpiProcess;
+import org.verbatim.runtime.p2p.Layout;
 import org.verbatim.runtime.p2p.RecvOp;
+import org.verbatim.runtime.p2p.TypeLayout;
 import org.verbatim.runtime.base.RequestState;
 import org.verbatim.runtime.p2p.SendOp;
 import org.verbatim.runtime.p2p.Unexpected;
@@ -191,6 +193,26 @@ public class Comm implements Freeable, Cloneable {
                 segments.remember(buf, bytes, type.base, seg);
             }
             return seg;
+        } catch (MPIException e) {
+            throw raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    /** A send buffer under a derived layout type, checked to hold the whole layout. */
+    final LayoutBuffers.Resolved layoutSend(String call, Object buf, int count, Datatype type)
+            throws MPIException {
+        try {
+            return LayoutBuffers.forSend(buf, count, type);
+        } catch (MPIException e) {
+            throw raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    /** A receive buffer under a derived layout type, checked as {@link #layoutSend} and for overlap. */
+    final LayoutBuffers.Resolved layoutReceive(String call, Object buf, int count, Datatype type)
+            throws MPIException {
+        try {
+            return LayoutBuffers.forReceive(buf, count, type);
         } catch (MPIException e) {
             throw raise(call, e.getErrorClass(), e.getMessage());
         }
@@ -572,7 +594,19 @@ public class Comm implements Freeable, Cloneable {
         checkCountType(call, count, type);
         checkDest(call, dest);
         checkSendTag(call, tag);
-        MemorySegment seg = sendSegment(call, buf, count, type);
+        MemorySegment seg;
+        Layout layout = null;
+        if (type.isLayout()) {
+            LayoutBuffers.Resolved r = layoutSend(call, buf, count, type);
+            if (mode == Mode.BUFFERED) {
+                seg = LayoutBuffers.pack(r); // the attached-buffer copy is the packed message
+            } else {
+                seg = r.base();
+                layout = new TypeLayout(r.shape());
+            }
+        } else {
+            seg = sendSegment(call, buf, count, type);
+        }
         if (dest == MPI.PROC_NULL) {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
@@ -592,7 +626,7 @@ public class Comm implements Freeable, Cloneable {
             release = () -> MPI.bsendRelease(need);
         }
         try {
-            SendOp op = engine().p2p().send(context, rank, remote[dest], tag, seg, keep,
+            SendOp op = engine().p2p().send(context, rank, remote[dest], tag, seg, layout, keep,
                     mode == Mode.BUFFERED ? Mode.STANDARD : mode);
             if (release != null) {
                 op.whenDone(release);
@@ -614,6 +648,10 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         String call = "MPI_Recv";
+        if (type != null && type.isLayout()) {
+            return new Request(startRecv(call, buf, count, type, source, tag), this, call)
+                    .waitStatus();
+        }
         MPI.check();
         checkUsable(call);
         checkCountType(call, count, type);
@@ -645,6 +683,18 @@ public class Comm implements Freeable, Cloneable {
         checkCountType(call, count, type);
         checkSource(call, source);
         checkRecvTag(call, tag);
+        if (type.isLayout()) {
+            LayoutBuffers.Resolved r = layoutReceive(call, buf, count, type);
+            if (source == MPI.PROC_NULL) {
+                return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+            }
+            try {
+                return engine().p2p().receive(context, source, tag, r.base(),
+                        new TypeLayout(r.shape()), buf, r.copyBack());
+            } catch (MpiError e) {
+                throw raise(call, e);
+            }
+        }
         MemorySegment seg = recvSegment(call, buf, count, type);
         if (source == MPI.PROC_NULL) {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
@@ -677,7 +727,9 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         checkUsable("MPI_Sendrecv_replace");
         checkCountType("MPI_Sendrecv_replace", count, type);
-        MemorySegment original = sendSegment("MPI_Sendrecv_replace", buf, count, type);
+        MemorySegment original = type.isLayout()
+                ? LayoutBuffers.pack(layoutSend("MPI_Sendrecv_replace", buf, count, type))
+                : sendSegment("MPI_Sendrecv_replace", buf, count, type);
         byte[] copy = new byte[(int) original.byteSize()];
         MemorySegment.copy(original, 0, MemorySegment.ofArray(copy), 0, copy.length);
         RequestState r = startRecv("MPI_Sendrecv_replace", buf, count, type, source, recvtag);
@@ -804,7 +856,11 @@ public class Comm implements Freeable, Cloneable {
         checkCountType(call, count, type);
         checkDest(call, dest);
         checkSendTag(call, tag);
-        sendSegment(call, buf, count, type);
+        if (type.isLayout()) {
+            layoutSend(call, buf, count, type);
+        } else {
+            sendSegment(call, buf, count, type);
+        }
         return new Prequest(() -> startSend(call, buf, count, type, dest, tag, mode), this, call);
     }
 
@@ -836,7 +892,11 @@ public class Comm implements Freeable, Cloneable {
         checkCountType("MPI_Recv_init", count, type);
         checkSource("MPI_Recv_init", source);
         checkRecvTag("MPI_Recv_init", tag);
-        recvSegment("MPI_Recv_init", buf, count, type);
+        if (type.isLayout()) {
+            layoutReceive("MPI_Recv_init", buf, count, type);
+        } else {
+            recvSegment("MPI_Recv_init", buf, count, type);
+        }
         return new Prequest(() -> startRecv("MPI_Recv_init", buf, count, type, source, tag), this,
                 "MPI_Recv_init");
     }
@@ -1267,6 +1327,15 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         MPI.check();
         checkCountType("MPI_Pack", incount, type);
+        if (type.isLayout()) {
+            LayoutBuffers.Resolved r = layoutSend("MPI_Pack", inbuf, incount, type);
+            if (outbuf == null || position < 0 || position + r.bytes() > outbuf.length) {
+                throw raise("MPI_Pack", ErrorClass.ERR_BUFFER, "output buffer too small: need "
+                        + r.bytes() + " bytes at position " + position);
+            }
+            r.shape().cursor().pack(r.base(), MemorySegment.ofArray(outbuf), position, r.bytes());
+            return position + (int) r.bytes();
+        }
         MemorySegment in = sendSegment("MPI_Pack", inbuf, incount, type);
         if (outbuf == null || position < 0 || position + in.byteSize() > outbuf.length) {
             throw raise("MPI_Pack", ErrorClass.ERR_BUFFER, "output buffer too small: need "
@@ -1280,6 +1349,16 @@ public class Comm implements Freeable, Cloneable {
                             Datatype type) throws MPIException {
         MPI.check();
         checkCountType("MPI_Unpack", outcount, type);
+        if (type.isLayout()) {
+            LayoutBuffers.Resolved r = layoutReceive("MPI_Unpack", outbuf, outcount, type);
+            if (inbuf == null || position < 0 || position + r.bytes() > inbuf.length) {
+                throw raise("MPI_Unpack", ErrorClass.ERR_TRUNCATE, "input holds fewer than "
+                        + r.bytes() + " bytes at position " + position);
+            }
+            MemorySegment in = MemorySegment.ofArray(inbuf).asSlice(position, r.bytes());
+            LayoutBuffers.unpack(in, r.bytes(), r);
+            return position + (int) r.bytes();
+        }
         MemorySegment out = recvSegment("MPI_Unpack", outbuf, outcount, type);
         if (inbuf == null || position < 0 || position + out.byteSize() > inbuf.length) {
             throw raise("MPI_Unpack", ErrorClass.ERR_TRUNCATE, "input holds fewer than "
@@ -1313,6 +1392,19 @@ public class Comm implements Freeable, Cloneable {
         MPI.COMM_WORLD.checkCountType(call, count, type);
         if (op == null) {
             throw raiseOnWorld(call, ErrorClass.ERR_OP, "operation is null");
+        }
+        if (type.isLayout()) {
+            try {
+                op.check(type);
+                LayoutBuffers.Resolved r = LayoutBuffers.forReceive(inOutBuf, count, type);
+                MemorySegment in = LayoutBuffers.pack(LayoutBuffers.forSend(inBuf, count, type));
+                MemorySegment inout = LayoutBuffers.pack(r);
+                op.apply(in, inout, count, type);
+                LayoutBuffers.unpack(inout, inout.byteSize(), r);
+            } catch (MPIException e) {
+                throw raiseOnWorld(call, e.getErrorClass(), e.getMessage());
+            }
+            return;
         }
         boolean booleans = inOutBuf instanceof boolean[];
         MemorySegment in, inout;

@@ -108,7 +108,8 @@ public final class Op implements Freeable {
      * Throws {@code MPIException} with class {@code MPI.ERR_OP} unless this operation can reduce
      * elements of {@code type}: it must not be freed, a user operation needs a function, and a
      * predefined operation must be defined on the type (MAX on a pair type, BAND on DOUBLE, MAXLOC
-     * on INT, ... are refused).
+     * on INT, ... are refused). A derived type made of one predefined type (contiguous, vector,
+     * indexed, ... of it) reduces as that type, element by element of its packed form.
      */
     void check(Datatype type) throws MPIException {
         if (freed) {
@@ -156,7 +157,9 @@ public final class Op implements Freeable {
         }
         if (code != null) {
             ElementKind kind = kernelKind(type);
-            long elements = kind == ElementKind.OPAQUE ? bytes : count;
+            // a derived type is reduced in its packed form: count x (its size / its element's)
+            long elements = kind == ElementKind.OPAQUE ? bytes
+                    : type.predefined ? count : bytes / type.element.byteSize;
             Reduction.reduce(code, kind, in, inOffset, inout, inoutOffset, elements);
         } else {
             check(type);
@@ -173,7 +176,8 @@ public final class Op implements Freeable {
      * will map here to their single underlying kind (with count scaled by elements per type).
      */
     private ElementKind kernelKind(Datatype type) throws MPIException {
-        ElementKind kind = elementKind(type);
+        ElementKind kind = type == null ? null
+                : elementKind(type.predefined || type.element == null ? type : type.element);
         if (kind == null && (code == OpCode.REPLACE || code == OpCode.NO_OP) && type != null) {
             kind = ElementKind.OPAQUE;
         }

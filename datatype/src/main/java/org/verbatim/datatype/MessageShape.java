@@ -49,6 +49,11 @@ public final class MessageShape {
         return count;
     }
 
+    /** A cursor over the message's packed bytes, at byte 0. */
+    public TypeCursor cursor() {
+        return new TypeCursor(this);
+    }
+
     /** Packed bytes of the message. */
     public long bytes() {
         return unitSize * units;

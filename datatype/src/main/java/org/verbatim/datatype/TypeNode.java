@@ -74,6 +74,32 @@ public abstract sealed class TypeNode permits TypeNode.Leaf, TypeNode.Regular, T
         return contents;
     }
 
+    /**
+     * Predefined elements wholly inside the first {@code bytes} packed bytes of consecutive
+     * elements of this type (MPI_Get_elements), or -1 when {@code bytes} ends inside one.
+     */
+    public long elementsIn(long bytes) {
+        if (size == 0) {
+            return 0;
+        }
+        long full = bytes / size;
+        long rest = bytes - full * size;
+        long partial = leavesIn(rest);
+        if (bytesOfLeaves(partial) != rest) {
+            return -1;
+        }
+        return full * leaves + partial;
+    }
+
+    /** Packed bytes of the first {@code n} predefined elements (MPI_Status_set_elements). */
+    public long bytesOfElements(long n) {
+        if (leaves == 0) {
+            return 0;
+        }
+        long full = n / leaves;
+        return full * size + bytesOfLeaves(n - full * leaves);
+    }
+
     /** Appends this node's blocks, placed at {@code origin}, to {@code sink} in pack order. */
     abstract void emit(long origin, RunBuilder sink);
 
