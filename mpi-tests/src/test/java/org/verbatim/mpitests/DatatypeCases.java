@@ -27,6 +27,17 @@ final class DatatypeCases {
             return (count - 1) * extent + max + 1 + 3;
         }
 
+        /**
+         * This case as rank {@code r} of {@code size} builds it: the same except for darray,
+         * whose map is the rank's own part (a message carries the sender's part).
+         */
+        Case asBuiltBy(int r, int size) {
+            if (!name.equals("darray")) {
+                return this;
+            }
+            return new Case(name, type, new int[] {4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3}, 4 * size);
+        }
+
         /** Ints in {@code count} elements. */
         int ints(int count) {
             return map.length * count;

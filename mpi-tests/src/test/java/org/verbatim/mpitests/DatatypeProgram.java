@@ -26,10 +26,12 @@ public final class DatatypeProgram {
     private final int rank;
     private final int next;
     private final int prev;
+    private final int size;
 
     private DatatypeProgram(Checks c, int rank, int size) {
         this.c = c;
         this.rank = rank;
+        this.size = size;
         this.next = (rank + 1) % size;
         this.prev = (rank - 1 + size) % size;
     }
@@ -131,7 +133,7 @@ public final class DatatypeProgram {
                 recv = send.clone();
                 // in place: the gaps keep this rank's own values
                 Status x = world.sendRecvReplace(recv, count, T, next, tag, prev, tag);
-                int[] want = DatatypeCases.expected(t, t, prev, count, len, 0);
+                int[] want = DatatypeCases.expected(t.asBuiltBy(prev, size), t, prev, count, len, 0);
                 for (int i = 0; i < len; i++) {
                     if (want[i] == DatatypeCases.SENTINEL) {
                         want[i] = send[i];
@@ -184,7 +186,7 @@ public final class DatatypeProgram {
             }
         };
         if (how != How.REPLACE) {
-            int[] want = DatatypeCases.expected(t, t, prev, count, len, 0);
+            int[] want = DatatypeCases.expected(t.asBuiltBy(prev, size), t, prev, count, len, 0);
             c.check(t.name() + " " + how + " data", java.util.Arrays.equals(want, recv),
                     DatatypeCases.diff(want, recv));
         }
