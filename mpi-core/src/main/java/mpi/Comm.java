@@ -648,7 +648,8 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         String call = "MPI_Recv";
-        if (type != null && type.isLayout()) {
+        if (type == null || !type.usable()) {
+            // a derived layout type, or a type startRecv refuses with its error
             return new Request(startRecv(call, buf, count, type, source, tag), this, call)
                     .waitStatus();
         }
