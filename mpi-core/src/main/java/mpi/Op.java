@@ -172,8 +172,9 @@ public final class Op implements Freeable {
 
     /**
      * The kernel element of {@code type} for this predefined operation. The predefined datatypes
-     * map one to one; REPLACE and NO_OP also take any other type as opaque bytes. Derived types
-     * will map here to their single underlying kind (with count scaled by elements per type).
+     * map one to one; REPLACE and NO_OP also take any other type as opaque bytes. A derived type
+     * maps to the kind of the one predefined type it is made of ({@link #apply} scales the
+     * count by elements per type); a struct of mixed types has none.
      */
     private ElementKind kernelKind(Datatype type) throws MPIException {
         ElementKind kind = type == null ? null
