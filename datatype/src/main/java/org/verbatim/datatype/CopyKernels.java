@@ -52,4 +52,26 @@ final class CopyKernels {
             }
         }
     }
+
+    /**
+     * {@code n} blocks of {@code length} bytes from {@code src} ({@code srcStride} apart) to
+     * {@code dst} ({@code dstStride} apart): one field of many records at once, the transposed
+     * loop that packs a struct field by field instead of record by record.
+     */
+    static void strided(MemorySegment src, long from, long srcStride, MemorySegment dst, long to,
+                        long dstStride, long length, long n) {
+        if (length == 4) {
+            for (long i = 0; i < n; i++) {
+                I32.set(dst, to + i * dstStride, (int) I32.get(src, from + i * srcStride));
+            }
+        } else if (length == 8) {
+            for (long i = 0; i < n; i++) {
+                I64.set(dst, to + i * dstStride, (long) I64.get(src, from + i * srcStride));
+            }
+        } else {
+            for (long i = 0; i < n; i++) {
+                MemorySegment.copy(src, from + i * srcStride, dst, to + i * dstStride, length);
+            }
+        }
+    }
 }

@@ -13,8 +13,14 @@ import java.lang.foreign.MemorySegment;
  * A cursor is not thread-safe; make one per transfer ({@link CommittedType#cursor}).
  */
 public final class TypeCursor {
+    /** Elements a transfer must span before the field-by-field loop pays. */
+    private static final long TRANSPOSE_MIN_UNITS = 8;
+    /** Most blocks per element for the field-by-field loop. */
+    private static final long TRANSPOSE_MAX_BLOCKS = 16;
     private final MessageShape shape;
     private final RunList runs;
+    private final boolean transposed;
+    private final boolean transposedUnpack;
     private final long total;
     private long position;
     private long unit;
@@ -26,6 +32,35 @@ public final class TypeCursor {
         this.shape = shape;
         this.runs = shape.runs;
         this.total = shape.bytes();
+        this.transposed = shape.units >= TRANSPOSE_MIN_UNITS
+                && runs.blocks() <= TRANSPOSE_MAX_BLOCKS;
+        // unpacking field by field changes the order of writes: only where no byte is written twice
+        CommittedType t = shape.type();
+        this.transposedUnpack = transposed && !t.isOverlapping() && t.extent >= t.trueExtent();
+    }
+
+    /**
+     * Whole elements of a type with few blocks each (a struct of a few fields): copied field by
+     * field over all the elements (one strided loop per block of the element) instead of element
+     * by element, which would pay the loop's per-block overhead for every small field.
+     */
+    private void wholeUnits(MemorySegment base, MemorySegment other, long at, long m,
+                            boolean packing) {
+        long from = unit * shape.unitExtent;
+        long unitSize = shape.unitSize;
+        long unitExtent = shape.unitExtent;
+        for (int r = 0; r < runs.count(); r++) {
+            long len = runs.length(r);
+            for (long k = 0; k < runs.repeat(r); k++) {
+                long b = from + runs.offset(r) + k * runs.stride(r);
+                long p = at + runs.prefix[r] + k * len;
+                if (packing) {
+                    CopyKernels.strided(base, b, unitExtent, other, p, unitSize, len, m);
+                } else {
+                    CopyKernels.strided(other, p, unitSize, base, b, unitExtent, len, m);
+                }
+            }
+        }
     }
 
     public MessageShape shape() {
@@ -101,6 +136,19 @@ public final class TypeCursor {
             return;
         }
         long left = length;
+        if (run == 0 && block == 0 && inBlock == 0 && (packing ? transposed : transposedUnpack)
+                && left >= TRANSPOSE_MIN_UNITS * shape.unitSize) {
+            long m = left / shape.unitSize;
+            wholeUnits(base, other, at, m, packing);
+            at += m * shape.unitSize;
+            left -= m * shape.unitSize;
+            unit += m;
+            position += m * shape.unitSize;
+            length = left;
+            if (left == 0) {
+                return;
+            }
+        }
         long[] offsets = runs.offsets;
         long[] lengths = runs.lengths;
         long[] strides = runs.strides;

@@ -29,7 +29,8 @@ class PackAgainstReferenceTest {
             if (one.lowest() < 0 || (type.extent() < 0)) {
                 type = Types.hindexed(new int[] {1}, new long[] {-one.lowest() + rnd.nextInt(3)}, type);
             }
-            long count = rnd.nextInt(4);
+            // small counts, and enough elements for the field-by-field (transposed) loop
+            long count = rnd.nextInt(3) == 0 ? 8 + rnd.nextInt(9) : rnd.nextInt(4);
             NaiveTypemap ref = NaiveTypemap.of(type, count);
             if (ref.lowest() < 0 || ref.bytes() > 1 << 16) {
                 continue;
