@@ -64,6 +64,25 @@ class DatatypeSelfTest {
     }
 
     @Test
+    void booleanArraysUnderALayout() throws MPIException {
+        Datatype every3 = Datatype.createVector(4, 1, 3, MPI.BOOLEAN);
+        every3.commit();
+        boolean[] src = new boolean[10];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = i % 2 == 0;
+        }
+        boolean[] dst = new boolean[10];
+        Arrays.fill(dst, true);
+        dst[0] = false; // a data position starting false, to see it overwritten
+        Request r = MPI.COMM_WORLD.iRecv(dst, 1, every3, 0, 8);
+        MPI.COMM_WORLD.send(src, 1, every3, 0, 8);
+        r.waitFor();
+        for (int i = 0; i < dst.length; i++) {
+            assertEquals(i % 3 == 0 ? src[i] : true, dst[i], "element " + i);
+        }
+    }
+
+    @Test
     void unitsAreBaseElements() throws MPIException {
         Datatype v = Datatype.createVector(3, 2, 4, MPI.DOUBLE);
         assertEquals(6, v.getSize());

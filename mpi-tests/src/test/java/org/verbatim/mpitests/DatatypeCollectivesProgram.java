@@ -4,6 +4,7 @@ import java.nio.IntBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntBinaryOperator;
+import mpi.CartComm;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -43,6 +44,7 @@ public final class DatatypeCollectivesProgram {
             c.run(t.name() + " rooted", () -> p.rooted(t));
             c.run(t.name() + " all", () -> p.all(t));
             c.run(t.name() + " reductions", () -> p.reductions(t));
+            c.run(t.name() + " more", () -> p.more(t));
         }
         int status = c.summary();
         MPI.Finalize();
@@ -248,6 +250,68 @@ public final class DatatypeCollectivesProgram {
             w[t.index(k)] = v;
         }
         same(t.name() + " reduceScatter SUM", w, rs);
+    }
+
+    /** In-place gather and scatter, exScan, reduceScatterBlock, a neighbour allgather. */
+    private void more(DatatypeCases.Case t) throws Exception {
+        Datatype T = t.type();
+        int ints = t.ints(COUNT);
+        int len = t.span(COUNT);
+        int all = t.span(COUNT * size);
+        int root = 0;
+        // gather in place: the root's own block is already in place, the gaps keep its values
+        int[] g = rank == root ? DatatypeCases.sendBuffer(rank, all) : DatatypeCases.sendBuffer(rank, len);
+        if (rank == root) {
+            for (int k = 0; k < ints; k++) {
+                g[t.index(root * ints + k)] = DatatypeCases.value(root, t.index(k));
+            }
+        }
+        world.gather(g, COUNT, T, root);
+        if (rank == root) {
+            int[] w = DatatypeCases.sendBuffer(rank, all);
+            for (int r = 0; r < size; r++) {
+                place(w, t, 0, t, r * ints, r, ints);
+            }
+            same(t.name() + " gather in place", w, g);
+        }
+        // scatter in place: non-roots receive their block into buf
+        int[] s = rank == root ? DatatypeCases.sendBuffer(root, all) : DatatypeCases.sentinels(len);
+        world.scatter(s, COUNT, T, root);
+        if (rank != root) {
+            int[] w = DatatypeCases.sentinels(len);
+            place(w, t, rank * ints, t, 0, root, ints);
+            same(t.name() + " scatter in place", w, s);
+        }
+        // exScan: ranks 0..rank-1 summed (rank 0's result is undefined: not checked)
+        int[] send = DatatypeCases.sendBuffer(rank, len);
+        int[] ex = DatatypeCases.sentinels(len);
+        world.exScan(send, ex, COUNT, T, MPI.SUM);
+        if (rank > 0) {
+            same(t.name() + " exScan SUM", reduced(t, len, rank, Integer::sum), ex);
+        }
+        // reduceScatterBlock
+        int[] big = DatatypeCases.sendBuffer(rank, all);
+        int[] rsb = DatatypeCases.sentinels(len);
+        world.reduceScatterBlock(big, rsb, COUNT, T, MPI.SUM);
+        int[] w = DatatypeCases.sentinels(len);
+        for (int k = 0; k < ints; k++) {
+            int idx = t.index(rank * ints + k);
+            int v = 0;
+            for (int r = 0; r < size; r++) {
+                v += DatatypeCases.value(r, idx);
+            }
+            w[t.index(k)] = v;
+        }
+        same(t.name() + " reduceScatterBlock SUM", w, rsb);
+        // neighbour allgather on a periodic ring: block 0 from rank-1, block 1 from rank+1
+        CartComm ring = world.createCart(new int[] {size}, new boolean[] {true}, false);
+        int[] nb = DatatypeCases.sentinels(t.span(2 * COUNT));
+        ring.neighborAllGather(send, COUNT, T, nb, COUNT, T);
+        int[] wn = DatatypeCases.sentinels(t.span(2 * COUNT));
+        place(wn, t, 0, t, 0, (rank - 1 + size) % size, ints);
+        place(wn, t, 0, t, ints, (rank + 1) % size, ints);
+        same(t.name() + " neighborAllGather", wn, nb);
+        ring.free();
     }
 
     /** The type map's positions combined over ranks 0..n-1, sentinels elsewhere. */
