@@ -83,6 +83,18 @@ final class NaiveTypemap {
         }
     }
 
+    /** Unpacks only packed bytes {@code [from, to)} (taken from {@code packed} at the same positions). */
+    void unpackRange(byte[] packed, int from, int to, byte[] base) {
+        int p = 0;
+        for (int i = 0; i < offsets.length; i++) {
+            for (int b = 0; b < sizes[i]; b++, p++) {
+                if (p >= from && p < to) {
+                    base[(int) offsets[i] + b] = packed[p];
+                }
+            }
+        }
+    }
+
     long lowest() {
         long lo = Long.MAX_VALUE;
         for (long o : offsets) {

@@ -89,6 +89,26 @@ class PackAgainstReferenceTest {
                     what + ": pack [" + from + ", " + (from + len) + ")");
         }
 
+        // small messages: every byte range [from, to), packed and unpacked
+        if (expected.length <= 48) {
+            byte[] packedData = new byte[expected.length];
+            rnd.nextBytes(packedData);
+            for (int from = 0; from <= expected.length; from++) {
+                for (int to = from; to <= expected.length; to++) {
+                    byte[] range = new byte[to - from];
+                    c.cursor(count).seek(from).pack(baseSeg, MemorySegment.ofArray(range), 0, to - from);
+                    assertArrayEquals(Arrays.copyOfRange(expected, from, to), range,
+                            what + ": pack [" + from + ", " + to + ")");
+                    byte[] into = base.clone();
+                    byte[] want = base.clone();
+                    ref.unpackRange(packedData, from, to, want);
+                    c.cursor(count).seek(from).unpack(MemorySegment.ofArray(packedData), from,
+                            MemorySegment.ofArray(into), to - from);
+                    assertArrayEquals(want, into, what + ": unpack [" + from + ", " + to + ")");
+                }
+            }
+        }
+
         // unpack, whole and in pieces: the typemap's bytes get the data, the gaps keep theirs
         byte[] data = new byte[expected.length];
         rnd.nextBytes(data);
