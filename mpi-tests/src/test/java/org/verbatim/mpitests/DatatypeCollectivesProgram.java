@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.IntBinaryOperator;
 import mpi.CartComm;
 import mpi.Datatype;
+import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Request;
@@ -45,6 +46,7 @@ public final class DatatypeCollectivesProgram {
             c.run(t.name() + " all", () -> p.all(t));
             c.run(t.name() + " reductions", () -> p.reductions(t));
             c.run(t.name() + " more", () -> p.more(t));
+            c.run(t.name() + " inter-communicator", () -> p.inter(t));
         }
         int status = c.summary();
         MPI.Finalize();
@@ -312,6 +314,43 @@ public final class DatatypeCollectivesProgram {
         place(wn, t, 0, t, ints, (rank + 1) % size, ints);
         same(t.name() + " neighborAllGather", wn, nb);
         ring.free();
+    }
+
+    /**
+     * Across an inter-communicator of the even and the odd world ranks: allGather (each side
+     * gets the other side's blocks, in its rank order) and allReduce (the other side's sum).
+     */
+    private void inter(DatatypeCases.Case t) throws Exception {
+        Datatype T = t.type();
+        int ints = t.ints(COUNT);
+        int colour = rank % 2;
+        Intracomm local = world.split(colour, rank);
+        Intercomm inter = world.createIntercomm(local, 0, 1 - colour, 77);
+        int remote = inter.getRemoteSize();
+        int len = t.span(COUNT);
+        int[] send = DatatypeCases.sendBuffer(rank, len);
+        int all = t.span(COUNT * remote);
+        int[] ag = DatatypeCases.sentinels(all);
+        inter.allGather(send, COUNT, T, ag, COUNT, T);
+        int[] w = DatatypeCases.sentinels(all);
+        for (int j = 0; j < remote; j++) {
+            place(w, t, 0, t, j * ints, 2 * j + (1 - colour), ints);
+        }
+        same(t.name() + " inter allGather", w, ag);
+        int[] ar = DatatypeCases.sentinels(len);
+        inter.allReduce(send, ar, COUNT, T, MPI.SUM);
+        int[] sum = DatatypeCases.sentinels(len);
+        for (int k = 0; k < ints; k++) {
+            int idx = t.index(k);
+            int v = 0;
+            for (int j = 0; j < remote; j++) {
+                v += DatatypeCases.value(2 * j + (1 - colour), idx);
+            }
+            sum[idx] = v;
+        }
+        same(t.name() + " inter allReduce SUM", sum, ar);
+        inter.free();
+        local.free();
     }
 
     /** The type map's positions combined over ranks 0..n-1, sentinels elsewhere. */
