@@ -111,9 +111,17 @@ public final class Datatype implements Freeable, Cloneable {
         return (long) count * byteSize;
     }
 
-    /** The shape of {@code count} elements of this committed type. */
+    /** The shape used last (immutable, so a racy read sees all of one or the other). */
+    private MessageShape lastShape;
+
+    /** The shape of {@code count} elements of this committed type (the last one is reused). */
     MessageShape shape(int count) {
-        return form.shape(count);
+        MessageShape s = lastShape;
+        if (s == null || s.count() != count || s.type() != form) {
+            s = form.shape(count);
+            lastShape = s;
+        }
+        return s;
     }
 
     private int units(long bytes) {
