@@ -1,6 +1,9 @@
 package org.verbatim.mpitests;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,6 +21,21 @@ class DatatypeTest {
     void pointToPoint(int ranks) throws Exception {
         MpiJob.run(ranks, 150, List.of(), "256m", DatatypeProgram.class)
                 .assertAllPassed(ranks, 500);
+    }
+
+    /**
+     * Layouts through RPUT (the receiver registers a staging buffer, the sender writes the packed
+     * message, the receiver unpacks) and with a small eager limit, so most messages of the
+     * program are rendezvous; without cross-memory attach (the emulated RDMA path).
+     */
+    @Test
+    void pointToPointThroughRputWithoutCma() throws Exception {
+        MpiJob job = MpiJob.run(2, 150, List.of("VERBATIM_CORE_RENDEZVOUS=rput",
+                        "VERBATIM_CORE_EAGER_LIMIT=64", "VERBATIM_SHM_CMA=false",
+                        "VERBATIM_CORE_PROTO_INFO=true"), "256m", DatatypeProgram.class)
+                .assertAllPassed(2, 500);
+        assertTrue(job.err().contains("layout            0..64 B: eager, packed straight into the claimed slot"), job::report);
+        assertTrue(job.err().contains("RPUT of a packed staging buffer"), job::report);
     }
 
     @ParameterizedTest
