@@ -1326,51 +1326,68 @@ public class Comm implements Freeable, Cloneable {
 
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
             throws MPIException {
+        return (int) pack(inbuf, incount, type,
+                outbuf == null ? null : MemorySegment.ofArray(outbuf), (long) position);
+    }
+
+    /**
+     * Verbatim extension: MPI_Pack into native (or any writable) memory; {@code position} is a
+     * byte offset in {@code outbuf}. Returns the new position.
+     */
+    public final long pack(Object inbuf, int incount, Datatype type, MemorySegment outbuf,
+                           long position) throws MPIException {
+        String call = "MPI_Pack";
         MPI.check();
-        checkCountType("MPI_Pack", incount, type);
-        if (type.isLayout()) {
-            LayoutBuffers.Resolved r = layoutSend("MPI_Pack", inbuf, incount, type);
-            if (outbuf == null || position < 0 || position + r.bytes() > outbuf.length) {
-                throw raise("MPI_Pack", ErrorClass.ERR_BUFFER, "output buffer too small: need "
-                        + r.bytes() + " bytes at position " + position);
-            }
-            r.shape().cursor().pack(r.base(), MemorySegment.ofArray(outbuf), position, r.bytes());
-            return position + (int) r.bytes();
+        checkCountType(call, incount, type);
+        LayoutBuffers.Resolved r = type.isLayout() ? layoutSend(call, inbuf, incount, type) : null;
+        MemorySegment in = r == null ? sendSegment(call, inbuf, incount, type) : null;
+        long bytes = r != null ? r.bytes() : in.byteSize();
+        if (outbuf == null || outbuf.isReadOnly() || position < 0
+                || position + bytes > outbuf.byteSize()) {
+            throw raise(call, ErrorClass.ERR_BUFFER, "output buffer too small or read-only: need "
+                    + bytes + " bytes at position " + position);
         }
-        MemorySegment in = sendSegment("MPI_Pack", inbuf, incount, type);
-        if (outbuf == null || position < 0 || position + in.byteSize() > outbuf.length) {
-            throw raise("MPI_Pack", ErrorClass.ERR_BUFFER, "output buffer too small: need "
-                    + in.byteSize() + " bytes at position " + position);
+        if (r != null) {
+            r.shape().cursor().pack(r.base(), outbuf, position, bytes);
+        } else {
+            MemorySegment.copy(in, 0, outbuf, position, bytes);
         }
-        MemorySegment.copy(in, 0, MemorySegment.ofArray(outbuf), position, in.byteSize());
-        return position + (int) in.byteSize();
+        return position + bytes;
     }
 
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount,
                             Datatype type) throws MPIException {
+        return (int) unpack(inbuf == null ? null : MemorySegment.ofArray(inbuf), (long) position,
+                outbuf, outcount, type);
+    }
+
+    /**
+     * Verbatim extension: MPI_Unpack from native (or any) memory; {@code position} is a byte
+     * offset in {@code inbuf}. Returns the new position.
+     */
+    public final long unpack(MemorySegment inbuf, long position, Object outbuf, int outcount,
+                             Datatype type) throws MPIException {
+        String call = "MPI_Unpack";
         MPI.check();
-        checkCountType("MPI_Unpack", outcount, type);
-        if (type.isLayout()) {
-            LayoutBuffers.Resolved r = layoutReceive("MPI_Unpack", outbuf, outcount, type);
-            if (inbuf == null || position < 0 || position + r.bytes() > inbuf.length) {
-                throw raise("MPI_Unpack", ErrorClass.ERR_TRUNCATE, "input holds fewer than "
-                        + r.bytes() + " bytes at position " + position);
+        checkCountType(call, outcount, type);
+        LayoutBuffers.Resolved r = type.isLayout() ? layoutReceive(call, outbuf, outcount, type)
+                : null;
+        MemorySegment out = r == null ? recvSegment(call, outbuf, outcount, type) : null;
+        long bytes = r != null ? r.bytes() : out.byteSize();
+        if (inbuf == null || position < 0 || position + bytes > inbuf.byteSize()) {
+            throw raise(call, ErrorClass.ERR_TRUNCATE, "input holds fewer than " + bytes
+                    + " bytes at position " + position);
+        }
+        if (r != null) {
+            LayoutBuffers.unpack(inbuf.asSlice(position, bytes), bytes, r);
+        } else {
+            MemorySegment.copy(inbuf, position, out, 0, bytes);
+            Runnable back = Buffers.booleanCopyBack(outbuf, out);
+            if (back != null) {
+                back.run();
             }
-            MemorySegment in = MemorySegment.ofArray(inbuf).asSlice(position, r.bytes());
-            LayoutBuffers.unpack(in, r.bytes(), r);
-            return position + (int) r.bytes();
         }
-        MemorySegment out = recvSegment("MPI_Unpack", outbuf, outcount, type);
-        if (inbuf == null || position < 0 || position + out.byteSize() > inbuf.length) {
-            throw raise("MPI_Unpack", ErrorClass.ERR_TRUNCATE, "input holds fewer than "
-                    + out.byteSize() + " bytes at position " + position);
-        }
-        MemorySegment.copy(MemorySegment.ofArray(inbuf), position, out, 0, out.byteSize());
-        Runnable back = Buffers.booleanCopyBack(outbuf, out);
-        if (back != null) {
-            back.run();
-        }
-        return position + (int) out.byteSize();
+        return position + bytes;
     }
 
     public final int packSize(int incount, Datatype type) throws MPIException {

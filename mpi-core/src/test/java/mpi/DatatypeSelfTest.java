@@ -83,6 +83,29 @@ class DatatypeSelfTest {
     }
 
     @Test
+    void packAndUnpackWithNativeMemory() throws MPIException {
+        Datatype v = Datatype.createVector(3, 2, 4, MPI.INT);
+        v.commit();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment packed = arena.allocate(64);
+            long end = MPI.COMM_WORLD.pack(iota(10), 1, v, packed, 8);
+            assertEquals(8 + 24, end);
+            assertArrayEquals(new int[] {1, 2, 5, 6, 9, 10},
+                    packed.asSlice(8, 24).toArray(java.lang.foreign.ValueLayout.JAVA_INT));
+            int[] out = new int[10];
+            Arrays.fill(out, -1);
+            assertEquals(end, MPI.COMM_WORLD.unpack(packed, 8, out, 1, v));
+            assertArrayEquals(new int[] {1, 2, -1, -1, 5, 6, -1, -1, 9, 10}, out);
+            MPIException e = assertThrows(MPIException.class,
+                    () -> MPI.COMM_WORLD.pack(iota(10), 1, v, packed, 48));
+            assertEquals(MPI.ERR_BUFFER, e.getErrorClass());
+            e = assertThrows(MPIException.class,
+                    () -> MPI.COMM_WORLD.unpack(packed, 48, out, 1, v));
+            assertEquals(MPI.ERR_TRUNCATE, e.getErrorClass());
+        }
+    }
+
+    @Test
     void unitsAreBaseElements() throws MPIException {
         Datatype v = Datatype.createVector(3, 2, 4, MPI.DOUBLE);
         assertEquals(6, v.getSize());
