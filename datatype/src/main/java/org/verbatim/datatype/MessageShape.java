@@ -100,6 +100,26 @@ public final class MessageShape {
         checkFits(base.byteSize(), "buffer");
     }
 
+    /** Blocks of the message (after merging), without expanding them. */
+    public long blockCount() {
+        return runs.blocks() * units;
+    }
+
+    /** Offset from the origin of block {@code i} in pack order, computed (no list is built). */
+    public long blockOffset(long i) {
+        long per = runs.blocks();
+        long u = i / per;
+        long k = i - u * per;
+        int r = runs.runOfBlock(k);
+        return u * unitExtent + runs.offset(r) + (k - runs.blockPrefix[r]) * runs.stride(r);
+    }
+
+    /** Length of block {@code i} in pack order. */
+    public long blockLength(long i) {
+        long per = runs.blocks();
+        return runs.length(runs.runOfBlock(i % per));
+    }
+
     /** Count, mean and median block size of the message's blocks. */
     public BlockStatistics statistics() {
         long blocks = runs.blocks() * units;

@@ -16,6 +16,8 @@ final class RunList {
     final long[] repeats;
     /** prefix[r] = packed bytes of runs 0..r-1; prefix[count] = the total. */
     final long[] prefix;
+    /** blockPrefix[r] = blocks in runs 0..r-1; blockPrefix[count] = all of them. */
+    final long[] blockPrefix;
 
     RunList(long[] offsets, long[] lengths, long[] strides, long[] repeats) {
         this.offsets = offsets;
@@ -23,8 +25,10 @@ final class RunList {
         this.strides = strides;
         this.repeats = repeats;
         this.prefix = new long[offsets.length + 1];
+        this.blockPrefix = new long[offsets.length + 1];
         for (int r = 0; r < offsets.length; r++) {
             prefix[r + 1] = prefix[r] + lengths[r] * repeats[r];
+            blockPrefix[r + 1] = blockPrefix[r] + repeats[r];
         }
     }
 
@@ -54,11 +58,13 @@ final class RunList {
 
     /** Blocks in all runs. */
     long blocks() {
-        long n = 0;
-        for (long k : repeats) {
-            n += k;
-        }
-        return n;
+        return blockPrefix[offsets.length];
+    }
+
+    /** The run holding block {@code k} ({@code 0 <= k < blocks()}). */
+    int runOfBlock(long k) {
+        int i = Arrays.binarySearch(blockPrefix, k);
+        return i >= 0 ? i : -i - 2;
     }
 
     /** The run holding packed byte {@code position} ({@code 0 <= position < bytes()}). */

@@ -142,6 +142,11 @@ class PackAgainstReferenceTest {
             assertEquals((double) expected.length / st.blocks(), st.mean(), 1e-9, what + ": mean");
             long[][] blocks = shape.blocks(1 << 20);
             assertEquals(st.blocks(), blocks[0].length, what + ": block count");
+            assertEquals(st.blocks(), shape.blockCount(), what + ": computed block count");
+            for (int i = 0; i < blocks[0].length; i++) {
+                assertEquals(blocks[0][i], shape.blockOffset(i), what + ": offset of block " + i);
+                assertEquals(blocks[1][i], shape.blockLength(i), what + ": length of block " + i);
+            }
             byte[] viaBlocks = new byte[expected.length];
             int q = 0;
             for (int i = 0; i < blocks[0].length; i++) {

@@ -7,13 +7,10 @@ import org.verbatim.datatype.MessageShape;
  * A datatype's committed form as message data: {@code count} elements of a committed type over
  * a base whose byte 0 is the type's origin. Packs and unpacks any byte range through the
  * engine's resumable cursor (so a protocol can move the message in pieces) and its copy kernels;
- * the block list is expanded only if someone asks for it block by block.
+ * blocks are computed from the compact runs when a scheme walks them one by one.
  */
 public final class TypeLayout implements Layout {
-    /** Most blocks {@link #blockOffset} and {@link #blockLength} expand. */
-    private static final long EXPAND_LIMIT = 1L << 26;
     private final MessageShape shape;
-    private long[][] blocks;
 
     /** The caller has checked that the base it will pass holds the whole shape. */
     public TypeLayout(MessageShape shape) {
@@ -29,19 +26,21 @@ public final class TypeLayout implements Layout {
         return shape.bytes();
     }
 
+    /** Blocks after merging; computed from the runs, so asking per message costs nothing. */
     @Override
     public int blockCount() {
-        return expanded()[0].length;
+        return Math.toIntExact(shape.blockCount());
     }
 
+    /** Computed from the runs (a binary search over them), no block list is built. */
     @Override
     public long blockOffset(int i) {
-        return expanded()[0][i];
+        return shape.blockOffset(i);
     }
 
     @Override
     public long blockLength(int i) {
-        return expanded()[1][i];
+        return shape.blockLength(i);
     }
 
     @Override
@@ -58,13 +57,6 @@ public final class TypeLayout implements Layout {
     public void unpack(MemorySegment from, long at, long length, MemorySegment base,
                        long position) {
         shape.cursor().seek(position).unpack(from, at, base, length);
-    }
-
-    private long[][] expanded() {
-        if (blocks == null) {
-            blocks = shape.blocks(EXPAND_LIMIT);
-        }
-        return blocks;
     }
 
     @Override
