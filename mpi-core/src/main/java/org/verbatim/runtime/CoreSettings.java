@@ -30,6 +30,17 @@ public final class CoreSettings implements SettingsProvider {
             "256k", "With verbatim.core.rendezvous=auto: smallest message sent by RPUT when the "
                     + "transport has both native RDMA read and write done by an adapter (not by "
                     + "the CPU, as shm's cross-memory attach: RGET there).");
+    public static final Setting DATATYPE_SCHEME = new Setting("verbatim.core.datatype-scheme",
+            "auto", "How rendezvous-size messages of noncontiguous data (derived datatypes) move: "
+                    + "generic (pack, send contiguous, unpack), multi-w (no packing: the sender "
+                    + "writes from its blocks into the receiver's blocks, which the receiver's CTS "
+                    + "lists), p-rrs (the receiver scatter-reads a contiguous or packed sender's data "
+                    + "into its blocks), or auto (multi-w and p-rrs when the mean block is at least "
+                    + "verbatim.core.datatype-min-block and the memory is native, else generic).");
+    public static final Setting DATATYPE_MIN_BLOCK = new Setting(
+            "verbatim.core.datatype-min-block", "auto", "With verbatim.core.datatype-scheme=auto: "
+                    + "the smallest mean block (bytes) sent block by block instead of packed; auto "
+                    + "is 128 where the CPU moves the data (shm) and 2k for an RDMA adapter.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
             "Count messages, volume, unexpected messages and communication memory (and the "
                     + "transports' counters); rank 0 prints the totals over the ranks at finalize.");
@@ -54,6 +65,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                PROFILE, PROFILE_RANKS, PROTO_INFO, WARMUP, WARMUP_TRACE);
+                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, PROFILE, PROFILE_RANKS, PROTO_INFO, WARMUP, WARMUP_TRACE);
     }
 }

@@ -38,6 +38,19 @@ class DatatypeTest {
         assertTrue(job.err().contains("RPUT of a packed staging buffer"), job::report);
     }
 
+    /**
+     * Every derived type of the program through each of the runtime's layout schemes, forced,
+     * with a 64 B eager limit so nearly every message is a rendezvous: the schemes walk the
+     * committed form's blocks ({@code TypeLayout}) on both sides.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"generic", "multi-w", "p-rrs"})
+    void pointToPointThroughEachScheme(String scheme) throws Exception {
+        MpiJob.run(2, 150, List.of("VERBATIM_CORE_DATATYPE_SCHEME=" + scheme,
+                        "VERBATIM_CORE_EAGER_LIMIT=64"), "256m", DatatypeProgram.class)
+                .assertAllPassed(2, 500);
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})
     void collectives(int ranks) throws Exception {
