@@ -66,26 +66,29 @@ final class Buffers {
     }
 
     static MemorySegment segment(Object buf, Datatype type, long bytes) throws MPIException {
-        if (buf == null) {
-            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer is null");
-        }
-        MemorySegment whole;
-        if (buf instanceof MemorySegment s) {
-            whole = s;
-        } else if (buf instanceof Buffer b) {
-            whole = ofBuffer(b);
-        } else if (buf.getClass().isArray()) {
-            checkArrayType(buf, type);
-            whole = ofArray(buf);
-        } else {
-            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer must be a Java array, a "
-                    + "java.nio.Buffer or a MemorySegment, not " + buf.getClass().getName());
-        }
+        MemorySegment whole = whole(buf, type);
         if (whole.byteSize() < bytes) {
             throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer too small: " + bytes
                     + " bytes needed (" + type + "), " + whole.byteSize() + " available");
         }
         return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
+    }
+
+    /** The whole buffer as a segment (from its slice start), its class checked against the type. */
+    static MemorySegment whole(Object buf, Datatype type) throws MPIException {
+        if (buf == null) {
+            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer is null");
+        }
+        if (buf instanceof MemorySegment s) {
+            return s;
+        } else if (buf instanceof Buffer b) {
+            return ofBuffer(b);
+        } else if (buf.getClass().isArray()) {
+            checkArrayType(buf, type);
+            return ofArray(buf);
+        }
+        throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer must be a Java array, a "
+                + "java.nio.Buffer or a MemorySegment, not " + buf.getClass().getName());
     }
 
     private static void checkLength(int length, int elemSize, long bytes, Object buf)

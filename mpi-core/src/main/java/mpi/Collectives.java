@@ -16,7 +16,11 @@ final class Collectives {
     private Collectives() {
     }
 
-    /** A resolved buffer: the bytes, and what to do once the collective has written them. */
+    /**
+     * A resolved buffer: the bytes, and what to do once the collective has written them. Under a
+     * derived layout type the bytes are the packed image ({@link LayoutBuffers}), so
+     * displacements in elements count {@code type.byteSize} bytes each.
+     */
     record Buf(MemorySegment seg, Runnable copyBack) {
     }
 
@@ -70,6 +74,9 @@ final class Collectives {
 
     static Buf send(Comm c, String call, Object buf, int count, Datatype type) throws MPIException {
         try {
+            if (type.isLayout()) {
+                return LayoutBuffers.packedForSend(buf, count, type);
+            }
             return new Buf(Buffers.forSend(buf, count, type), null);
         } catch (MPIException e) {
             throw c.raise(call, e.getErrorClass(), e.getMessage());
@@ -78,6 +85,9 @@ final class Collectives {
 
     static Buf recv(Comm c, String call, Object buf, int count, Datatype type) throws MPIException {
         try {
+            if (type.isLayout()) {
+                return LayoutBuffers.packedForReceive(buf, count, type);
+            }
             MemorySegment seg = Buffers.forReceive(buf, count, type);
             return new Buf(seg, Buffers.booleanCopyBack(buf, seg));
         } catch (MPIException e) {
@@ -87,7 +97,7 @@ final class Collectives {
 
     /** A buffer both read and written (in-place forms, bcast): a boolean[] is converted both ways. */
     static Buf inout(Comm c, String call, Object buf, int count, Datatype type) throws MPIException {
-        if (buf instanceof boolean[]) {
+        if (buf instanceof boolean[] && !type.isLayout()) {
             Buf out = send(c, call, buf, count, type);
             return new Buf(out.seg(), Buffers.booleanCopyBack(buf, out.seg()));
         }

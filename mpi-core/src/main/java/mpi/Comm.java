@@ -8,7 +8,9 @@ import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.Mode;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.MpiProcess;
+import org.verbatim.runtime.p2p.Layout;
 import org.verbatim.runtime.p2p.RecvOp;
+import org.verbatim.runtime.p2p.TypeLayout;
 import org.verbatim.runtime.base.RequestState;
 import org.verbatim.runtime.p2p.SendOp;
 import org.verbatim.runtime.p2p.Unexpected;
@@ -191,6 +193,26 @@ public class Comm implements Freeable, Cloneable {
                 segments.remember(buf, bytes, type.base, seg);
             }
             return seg;
+        } catch (MPIException e) {
+            throw raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    /** A send buffer under a derived layout type, checked to hold the whole layout. */
+    final LayoutBuffers.Resolved layoutSend(String call, Object buf, int count, Datatype type)
+            throws MPIException {
+        try {
+            return LayoutBuffers.forSend(buf, count, type);
+        } catch (MPIException e) {
+            throw raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    /** A receive buffer under a derived layout type, checked as {@link #layoutSend} and for overlap. */
+    final LayoutBuffers.Resolved layoutReceive(String call, Object buf, int count, Datatype type)
+            throws MPIException {
+        try {
+            return LayoutBuffers.forReceive(buf, count, type);
         } catch (MPIException e) {
             throw raise(call, e.getErrorClass(), e.getMessage());
         }
@@ -616,7 +638,19 @@ public class Comm implements Freeable, Cloneable {
         checkCountType(call, count, type);
         checkDest(call, dest);
         checkSendTag(call, tag);
-        MemorySegment seg = sendSegment(call, buf, count, type);
+        MemorySegment seg;
+        Layout layout = null;
+        if (type.isLayout()) {
+            LayoutBuffers.Resolved r = layoutSend(call, buf, count, type);
+            if (mode == Mode.BUFFERED) {
+                seg = LayoutBuffers.pack(r); // the attached-buffer copy is the packed message
+            } else {
+                seg = r.base();
+                layout = new TypeLayout(r.shape());
+            }
+        } else {
+            seg = sendSegment(call, buf, count, type);
+        }
         if (dest == MPI.PROC_NULL) {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
@@ -636,7 +670,7 @@ public class Comm implements Freeable, Cloneable {
             release = () -> MPI.bsendRelease(need);
         }
         try {
-            SendOp op = engine().p2p().send(context, rank, remote[dest], tag, seg, keep,
+            SendOp op = engine().p2p().send(context, rank, remote[dest], tag, seg, layout, keep,
                     mode == Mode.BUFFERED ? Mode.STANDARD : mode);
             if (release != null) {
                 op.whenDone(release);
@@ -662,6 +696,11 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         String call = "MPI_Recv";
+        if (type == null || !type.usable()) {
+            // a derived layout type, or a type startRecv refuses with its error
+            return new Request(startRecv(call, buf, count, type, source, tag), this, call)
+                    .waitStatus();
+        }
         MPI.check();
         checkUsable(call);
         checkCountType(call, count, type);
@@ -693,6 +732,18 @@ public class Comm implements Freeable, Cloneable {
         checkCountType(call, count, type);
         checkSource(call, source);
         checkRecvTag(call, tag);
+        if (type.isLayout()) {
+            LayoutBuffers.Resolved r = layoutReceive(call, buf, count, type);
+            if (source == MPI.PROC_NULL) {
+                return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+            }
+            try {
+                return engine().p2p().receive(context, source, tag, r.base(),
+                        new TypeLayout(r.shape()), buf, r.copyBack());
+            } catch (MpiError e) {
+                throw raise(call, e);
+            }
+        }
         MemorySegment seg = recvSegment(call, buf, count, type);
         if (source == MPI.PROC_NULL) {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
@@ -733,7 +784,9 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         checkUsable("MPI_Sendrecv_replace");
         checkCountType("MPI_Sendrecv_replace", count, type);
-        MemorySegment original = sendSegment("MPI_Sendrecv_replace", buf, count, type);
+        MemorySegment original = type.isLayout()
+                ? LayoutBuffers.pack(layoutSend("MPI_Sendrecv_replace", buf, count, type))
+                : sendSegment("MPI_Sendrecv_replace", buf, count, type);
         byte[] copy = new byte[(int) original.byteSize()];
         MemorySegment.copy(original, 0, MemorySegment.ofArray(copy), 0, copy.length);
         RequestState r = startRecv("MPI_Sendrecv_replace", buf, count, type, source, recvtag);
@@ -877,7 +930,11 @@ public class Comm implements Freeable, Cloneable {
         checkCountType(call, count, type);
         checkDest(call, dest);
         checkSendTag(call, tag);
-        sendSegment(call, buf, count, type);
+        if (type.isLayout()) {
+            layoutSend(call, buf, count, type);
+        } else {
+            sendSegment(call, buf, count, type);
+        }
         return new Prequest(() -> startSend(call, buf, count, type, dest, tag, mode), this, call);
     }
 
@@ -922,7 +979,11 @@ public class Comm implements Freeable, Cloneable {
         checkCountType("MPI_Recv_init", count, type);
         checkSource("MPI_Recv_init", source);
         checkRecvTag("MPI_Recv_init", tag);
-        recvSegment("MPI_Recv_init", buf, count, type);
+        if (type.isLayout()) {
+            layoutReceive("MPI_Recv_init", buf, count, type);
+        } else {
+            recvSegment("MPI_Recv_init", buf, count, type);
+        }
         return new Prequest(() -> startRecv("MPI_Recv_init", buf, count, type, source, tag), this,
                 "MPI_Recv_init");
     }
@@ -1481,15 +1542,33 @@ public class Comm implements Freeable, Cloneable {
      */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
             throws MPIException {
+        return (int) pack(inbuf, incount, type,
+                outbuf == null ? null : MemorySegment.ofArray(outbuf), (long) position);
+    }
+
+    /**
+     * Verbatim extension: MPI_Pack into native (or any writable) memory; {@code position} is a
+     * byte offset in {@code outbuf}. Returns the new position.
+     */
+    public final long pack(Object inbuf, int incount, Datatype type, MemorySegment outbuf,
+                           long position) throws MPIException {
+        String call = "MPI_Pack";
         MPI.check();
-        checkCountType("MPI_Pack", incount, type);
-        MemorySegment in = sendSegment("MPI_Pack", inbuf, incount, type);
-        if (outbuf == null || position < 0 || position + in.byteSize() > outbuf.length) {
-            throw raise("MPI_Pack", ErrorClass.ERR_BUFFER, "output buffer too small: need "
-                    + in.byteSize() + " bytes at position " + position);
+        checkCountType(call, incount, type);
+        LayoutBuffers.Resolved r = type.isLayout() ? layoutSend(call, inbuf, incount, type) : null;
+        MemorySegment in = r == null ? sendSegment(call, inbuf, incount, type) : null;
+        long bytes = r != null ? r.bytes() : in.byteSize();
+        if (outbuf == null || outbuf.isReadOnly() || position < 0
+                || position + bytes > outbuf.byteSize()) {
+            throw raise(call, ErrorClass.ERR_BUFFER, "output buffer too small or read-only: need "
+                    + bytes + " bytes at position " + position);
         }
-        MemorySegment.copy(in, 0, MemorySegment.ofArray(outbuf), position, in.byteSize());
-        return position + (int) in.byteSize();
+        if (r != null) {
+            r.shape().cursor().pack(r.base(), outbuf, position, bytes);
+        } else {
+            MemorySegment.copy(in, 0, outbuf, position, bytes);
+        }
+        return position + bytes;
     }
 
     /**
@@ -1498,19 +1577,37 @@ public class Comm implements Freeable, Cloneable {
      */
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount,
                             Datatype type) throws MPIException {
+        return (int) unpack(inbuf == null ? null : MemorySegment.ofArray(inbuf), (long) position,
+                outbuf, outcount, type);
+    }
+
+    /**
+     * Verbatim extension: MPI_Unpack from native (or any) memory; {@code position} is a byte
+     * offset in {@code inbuf}. Returns the new position.
+     */
+    public final long unpack(MemorySegment inbuf, long position, Object outbuf, int outcount,
+                             Datatype type) throws MPIException {
+        String call = "MPI_Unpack";
         MPI.check();
-        checkCountType("MPI_Unpack", outcount, type);
-        MemorySegment out = recvSegment("MPI_Unpack", outbuf, outcount, type);
-        if (inbuf == null || position < 0 || position + out.byteSize() > inbuf.length) {
-            throw raise("MPI_Unpack", ErrorClass.ERR_TRUNCATE, "input holds fewer than "
-                    + out.byteSize() + " bytes at position " + position);
+        checkCountType(call, outcount, type);
+        LayoutBuffers.Resolved r = type.isLayout() ? layoutReceive(call, outbuf, outcount, type)
+                : null;
+        MemorySegment out = r == null ? recvSegment(call, outbuf, outcount, type) : null;
+        long bytes = r != null ? r.bytes() : out.byteSize();
+        if (inbuf == null || position < 0 || position + bytes > inbuf.byteSize()) {
+            throw raise(call, ErrorClass.ERR_TRUNCATE, "input holds fewer than " + bytes
+                    + " bytes at position " + position);
         }
-        MemorySegment.copy(MemorySegment.ofArray(inbuf), position, out, 0, out.byteSize());
-        Runnable back = Buffers.booleanCopyBack(outbuf, out);
-        if (back != null) {
-            back.run();
+        if (r != null) {
+            LayoutBuffers.unpack(inbuf.asSlice(position, bytes), bytes, r);
+        } else {
+            MemorySegment.copy(inbuf, position, out, 0, bytes);
+            Runnable back = Buffers.booleanCopyBack(outbuf, out);
+            if (back != null) {
+                back.run();
+            }
         }
-        return position + (int) out.byteSize();
+        return position + bytes;
     }
 
     /**
@@ -1537,6 +1634,19 @@ public class Comm implements Freeable, Cloneable {
         MPI.COMM_WORLD.checkCountType(call, count, type);
         if (op == null) {
             throw raiseOnWorld(call, ErrorClass.ERR_OP, "operation is null");
+        }
+        if (type.isLayout()) {
+            try {
+                op.check(type);
+                LayoutBuffers.Resolved r = LayoutBuffers.forReceive(inOutBuf, count, type);
+                MemorySegment in = LayoutBuffers.pack(LayoutBuffers.forSend(inBuf, count, type));
+                MemorySegment inout = LayoutBuffers.pack(r);
+                op.apply(in, inout, count, type);
+                LayoutBuffers.unpack(inout, inout.byteSize(), r);
+            } catch (MPIException e) {
+                throw raiseOnWorld(call, e.getErrorClass(), e.getMessage());
+            }
+            return;
         }
         boolean booleans = inOutBuf instanceof boolean[];
         MemorySegment in, inout;

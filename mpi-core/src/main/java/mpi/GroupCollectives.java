@@ -83,7 +83,7 @@ final class GroupCollectives {
         Collectives.Buf out = Collectives.recv(c, call, recvbuf,
                 Collectives.span(recvcount, displs, p), recvtype);
         long[] counts = Collectives.bytes(recvcount, p, recvtype.byteSize);
-        long[] offsets = Collectives.bytes(displs, p, recvtype.byteExtent);
+        long[] offsets = Collectives.bytes(displs, p, recvtype.byteSize);
         MemorySegment send = null;
         if (sendbuf != null) {
             Collectives.checkCount(c, call, sendcount, sendtype);
@@ -132,9 +132,9 @@ final class GroupCollectives {
         Collectives.Buf out = Collectives.recv(c, call, recvbuf,
                 Collectives.span(recvcount, rdispls, p), recvtype);
         long[] sc = Collectives.bytes(sendcount, p, sendtype.byteSize);
-        long[] sd = Collectives.bytes(sdispls, p, sendtype.byteExtent);
+        long[] sd = Collectives.bytes(sdispls, p, sendtype.byteSize);
         long[] rc = Collectives.bytes(recvcount, p, recvtype.byteSize);
-        long[] rd = Collectives.bytes(rdispls, p, recvtype.byteExtent);
+        long[] rd = Collectives.bytes(rdispls, p, recvtype.byteSize);
         if (c.isInterComm()) {
             return InterRootedCollectives.allToAllBytes(c, call, send, sc, sd, out.seg(), rc,
                     rd, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
@@ -175,18 +175,29 @@ final class GroupCollectives {
         }
         MemorySegment send;
         MemorySegment recv;
+        Runnable copyBack = null;
         try {
-            send = Buffers.segment(sendbuf, sendtypes[0], sendSpan);
-            recv = Buffers.segment(recvbuf, recvtypes[0], recvSpan);
+            if (LayoutBuffers.anyLayout(sendtypes, p) || LayoutBuffers.anyLayout(recvtypes, p)) {
+                // each rank's block packed on its own: the schedule then moves packed blocks
+                send = LayoutBuffers.packBlocks(Buffers.whole(sendbuf, sendtypes[0]), sendcount,
+                        sdispls, sendtypes, sc, sd);
+                Collectives.Buf out = LayoutBuffers.packedBlocksForReceive(
+                        Buffers.whole(recvbuf, recvtypes[0]), recvcount, rdispls, recvtypes, rc, rd);
+                recv = out.seg();
+                copyBack = out.copyBack();
+            } else {
+                send = Buffers.segment(sendbuf, sendtypes[0], sendSpan);
+                recv = Buffers.segment(recvbuf, recvtypes[0], recvSpan);
+            }
         } catch (MPIException e) {
             throw c.raise(call, e.getErrorClass(), e.getMessage());
         }
         if (c.isInterComm()) {
             return InterRootedCollectives.allToAllBytes(c, call, send, sc, sd, recv, rc, rd, nb,
-                    new Object[] {sendbuf, recvbuf}, null);
+                    new Object[] {sendbuf, recvbuf}, copyBack);
         }
         Schedule s = Alltoall.v(Collectives.schedule(c), send, sc, sd, recv, rc, rd);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf});
+        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, copyBack);
     }
 
     /** Allreduce; {@code sendbuf == null} is the in-place form. */
@@ -220,7 +231,8 @@ final class GroupCollectives {
                                              int count, Datatype type, Op op)
             throws MPIException {
         BlockingCollectives b = c.blockingCollectives();
-        if (!b.allreduceFits((long) count * type.byteSize) || recvbuf instanceof boolean[]
+        if (!b.allreduceFits((long) count * type.byteSize) || type.isLayout()
+                || recvbuf instanceof boolean[]
                 || sendbuf instanceof boolean[]) {
             return false;
         }

@@ -76,7 +76,7 @@ final class InterRootedCollectives {
             Collectives.Buf out = Collectives.recv(c, call, recvbuf,
                     Collectives.span(recvcount, displs, q), recvtype);
             for (int j = 0; j < q; j++) {
-                s.recv(j, out.seg().asSlice((long) displs[j] * recvtype.byteExtent,
+                s.recv(j, out.seg().asSlice((long) displs[j] * recvtype.byteSize,
                         recvtype.bytes(recvcount[j])));
             }
             back = out.copyBack();
@@ -126,7 +126,7 @@ final class InterRootedCollectives {
             MemorySegment all = Collectives.send(c, call, sendbuf,
                     Collectives.span(sendcount, displs, q), sendtype).seg();
             for (int j = 0; j < q; j++) {
-                s.send(j, all.asSlice((long) displs[j] * sendtype.byteExtent,
+                s.send(j, all.asSlice((long) displs[j] * sendtype.byteSize,
                         sendtype.bytes(sendcount[j])));
             }
         } else if (role == 1) {
@@ -186,7 +186,7 @@ final class InterRootedCollectives {
                 recvtype);
         Schedule s = remote(c);
         for (int j = 0; j < q; j++) {
-            s.recv(j, out.seg().asSlice((long) displs[j] * recvtype.byteExtent,
+            s.recv(j, out.seg().asSlice((long) displs[j] * recvtype.byteSize,
                     recvtype.bytes(recvcount[j])));
         }
         for (int j = 0; j < q; j++) {

@@ -37,6 +37,12 @@ public final class MPI {
     public static final int MAX_OBJECT_NAME, MAX_PORT_NAME, MAX_DATAREP_STRING, MAX_INFO_KEY,
             MAX_INFO_VAL;
     public static final int ORDER_C, ORDER_FORTRAN;
+    /** Verbatim extension: the combiners of {@link Datatype#getEnvelope()} (Open MPI's values). */
+    public static final int COMBINER_NAMED = 0, COMBINER_DUP = 1, COMBINER_CONTIGUOUS = 2,
+            COMBINER_VECTOR = 3, COMBINER_HVECTOR = 5, COMBINER_INDEXED = 6,
+            COMBINER_HINDEXED = 8, COMBINER_INDEXED_BLOCK = 9, COMBINER_STRUCT = 11,
+            COMBINER_SUBARRAY = 12, COMBINER_DARRAY = 13, COMBINER_RESIZED = 17,
+            COMBINER_HINDEXED_BLOCK = 18;
     public static final int DISTRIBUTE_BLOCK, DISTRIBUTE_CYCLIC, DISTRIBUTE_NONE,
             DISTRIBUTE_DFLT_DARG;
     public static final int MODE_CREATE, MODE_RDONLY, MODE_WRONLY, MODE_RDWR,

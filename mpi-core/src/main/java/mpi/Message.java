@@ -5,6 +5,7 @@ import java.nio.Buffer;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.p2p.RecvOp;
+import org.verbatim.runtime.p2p.TypeLayout;
 import org.verbatim.runtime.p2p.Unexpected;
 
 /**
@@ -114,6 +115,17 @@ public final class Message {
                     MPI.ANY_TAG, 0), c, call);
         }
         c.checkCountType(call, count, type);
+        if (type.isLayout()) {
+            LayoutBuffers.Resolved r = c.layoutReceive(call, buf, count, type);
+            Unexpected u = message;
+            message = null;
+            try {
+                return new Request(c.engine().p2p().receiveMatched(u, r.base(),
+                        new TypeLayout(r.shape()), buf, r.copyBack()), c, call);
+            } catch (MpiError e) {
+                throw c.raise(call, e);
+            }
+        }
         MemorySegment seg;
         try {
             seg = Buffers.forReceive(buf, count, type);

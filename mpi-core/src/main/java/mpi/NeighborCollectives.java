@@ -88,7 +88,7 @@ final class NeighborCollectives {
                 Collectives.span(recvcount, displs, src.length), recvtype);
         MemorySegment[] into = new MemorySegment[src.length];
         for (int i = 0; i < src.length; i++) {
-            into[i] = out.seg().asSlice((long) displs[i] * recvtype.byteExtent,
+            into[i] = out.seg().asSlice((long) displs[i] * recvtype.byteSize,
                     recvtype.bytes(recvcount[i]));
         }
         MemorySegment[] from = new MemorySegment[dst.length];
@@ -139,12 +139,12 @@ final class NeighborCollectives {
                 Collectives.span(recvcount, rdispls, src.length), recvtype);
         MemorySegment[] into = new MemorySegment[src.length];
         for (int i = 0; i < src.length; i++) {
-            into[i] = out.seg().asSlice((long) rdispls[i] * recvtype.byteExtent,
+            into[i] = out.seg().asSlice((long) rdispls[i] * recvtype.byteSize,
                     recvtype.bytes(recvcount[i]));
         }
         MemorySegment[] from = new MemorySegment[dst.length];
         for (int j = 0; j < dst.length; j++) {
-            from[j] = send.asSlice((long) sdispls[j] * sendtype.byteExtent,
+            from[j] = send.asSlice((long) sdispls[j] * sendtype.byteSize,
                     sendtype.bytes(sendcount[j]));
         }
         return run(c, call, src, into, dst, from, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());

@@ -109,7 +109,8 @@ public final class Op implements Freeable {
      * Throws {@code MPIException} with class {@code MPI.ERR_OP} unless this operation can reduce
      * elements of {@code type}: it must not be freed, a user operation needs a function, and a
      * predefined operation must be defined on the type (MAX on a pair type, BAND on DOUBLE, MAXLOC
-     * on INT, ... are refused).
+     * on INT, ... are refused). A derived type made of one predefined type (contiguous, vector,
+     * indexed, ... of it) reduces as that type, element by element of its packed form.
      */
     void check(Datatype type) throws MPIException {
         if (freed) {
@@ -157,7 +158,9 @@ public final class Op implements Freeable {
         }
         if (code != null) {
             ElementKind kind = kernelKind(type);
-            long elements = kind == ElementKind.OPAQUE ? bytes : count;
+            // a derived type is reduced in its packed form: count x (its size / its element's)
+            long elements = kind == ElementKind.OPAQUE ? bytes
+                    : type.predefined ? count : bytes / type.element.byteSize;
             Reduction.reduce(code, kind, in, inOffset, inout, inoutOffset, elements);
         } else {
             check(type);
@@ -170,11 +173,13 @@ public final class Op implements Freeable {
 
     /**
      * The kernel element of {@code type} for this predefined operation. The predefined datatypes
-     * map one to one; REPLACE and NO_OP also take any other type as opaque bytes. Derived types
-     * will map here to their single underlying kind (with count scaled by elements per type).
+     * map one to one; REPLACE and NO_OP also take any other type as opaque bytes. A derived type
+     * maps to the kind of the one predefined type it is made of ({@link #apply} scales the
+     * count by elements per type); a struct of mixed types has none.
      */
     private ElementKind kernelKind(Datatype type) throws MPIException {
-        ElementKind kind = elementKind(type);
+        ElementKind kind = type == null ? null
+                : elementKind(type.predefined || type.element == null ? type : type.element);
         if (kind == null && (code == OpCode.REPLACE || code == OpCode.NO_OP) && type != null) {
             kind = ElementKind.OPAQUE;
         }

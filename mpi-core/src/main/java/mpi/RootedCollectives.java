@@ -117,7 +117,7 @@ final class RootedCollectives {
             Collectives.checkArray(c, call, displs, p, "displs");
             out = Collectives.recv(c, call, recvbuf, Collectives.span(recvcount, displs, p), recvtype);
             counts = Collectives.bytes(recvcount, p, recvtype.byteSize);
-            offsets = Collectives.bytes(displs, p, recvtype.byteExtent);
+            offsets = Collectives.bytes(displs, p, recvtype.byteSize);
         }
         if (sendbuf != null) {
             Collectives.checkCount(c, call, sendcount, sendtype);
@@ -189,7 +189,7 @@ final class RootedCollectives {
             send = Collectives.send(c, call, sendbuf, Collectives.span(sendcount, displs, p),
                     sendtype).seg();
             counts = Collectives.bytes(sendcount, p, sendtype.byteSize);
-            offsets = Collectives.bytes(displs, p, sendtype.byteExtent);
+            offsets = Collectives.bytes(displs, p, sendtype.byteSize);
         }
         if (recvbuf != null) {
             Collectives.checkCount(c, call, recvcount, recvtype);

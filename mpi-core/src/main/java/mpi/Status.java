@@ -44,10 +44,18 @@ public final class Status {
         return cancelled;
     }
 
-    /** Number of received base elements of {@code datatype}. */
+    /**
+     * Number of received base elements of {@code datatype}; for a derived type the predefined
+     * elements of its type map that arrived whole (a partial receive may end inside an element
+     * of the derived type), MPI.UNDEFINED if the data ends inside a predefined element.
+     */
     public int getElements(Datatype datatype) throws MPIException {
         MPI.check();
         datatype.check();
+        if (!datatype.predefined) {
+            long n = datatype.node.elementsIn(bytes);
+            return n < 0 || n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) n;
+        }
         int base = datatype.base.size();
         return bytes % base == 0 ? (int) (bytes / base) : MPI.UNDEFINED;
     }
@@ -59,14 +67,14 @@ public final class Status {
 
     /** Sets the element count, for generalized requests (MPI_Status_set_elements). */
     public void setElements(Datatype datatype, int count) throws MPIException {
-        MPI.check();
-        bytes = (long) count * datatype.base.size();
+        setElementsX(datatype, new Count(count));
     }
 
     /** As {@link #setElements}, with a {@link Count} (MPI_Status_set_elements_x). */
     public void setElementsX(Datatype datatype, Count count) throws MPIException {
         MPI.check();
-        bytes = count.getCount() * datatype.base.size();
+        bytes = datatype.predefined ? count.getCount() * datatype.base.size()
+                : datatype.node.bytesOfElements(count.getCount());
     }
 
     /** Sets the cancelled flag, for generalized requests (MPI_Status_set_cancelled). */

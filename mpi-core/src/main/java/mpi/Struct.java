@@ -5,7 +5,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.verbatim.runtime.BaseType;
 
 /**
  * A C-like struct laid out in a byte buffer. A subclass appends fields with the {@code add*}
@@ -70,14 +69,11 @@ public abstract class Struct {
     }
 
     /**
-     * Fixes the layout. The extent is rounded up to the largest field alignment, as
-     * MPI_Type_create_struct does (so {long; int} has extent 16, like C's struct). The type is a
-     * contiguous run of {@code extent} bytes, which is the struct type exactly when the fields
-     * leave no gaps but tail padding; with gaps it also moves the gap bytes.
-     * TODO(derived datatypes): use Datatype.createStruct(lengths, offsets, types) and commit, as
-     * Open MPI does, once derived datatypes exist.
+     * Fixes the layout: a struct datatype of the fields (so the gaps between them are not
+     * transferred), resized to the extent rounded up to the largest field alignment, as C lays
+     * out a struct ({long; int} has extent 16), and committed.
      */
-    private void commit() {
+    private void commit() throws MPIException {
         if (datatype != null) {
             return;
         }
@@ -92,8 +88,11 @@ public abstract class Struct {
             lengths[i] = f.length;
         }
         extent = (extent + alignment - 1) / alignment * alignment;
-        datatype = new Datatype("MPI_STRUCT " + getClass().getSimpleName(), BaseType.BYTE, extent,
-                false);
+        Datatype fieldsType = Datatype.createStruct(lengths, offsets, types);
+        Datatype t = Datatype.createResized(fieldsType, 0, extent);
+        t.commit();
+        t.setName("MPI_STRUCT " + getClass().getSimpleName());
+        datatype = t;
     }
 
     private int addField(Object type, int typeExtent, int length) {

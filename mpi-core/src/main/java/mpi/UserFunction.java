@@ -35,7 +35,7 @@ public abstract class UserFunction {
     public void call(ByteBuffer in, ByteBuffer inOut, int count, Datatype datatype)
             throws MPIException {
         BaseType base = datatype.base;
-        int n = Math.multiplyExact(count, datatype.byteExtent / base.size());
+        int n = Math.multiplyExact(count, datatype.byteSize / base.size()); // packed elements
         switch (base) {
             case BYTE -> {
                 byte[] a = new byte[n], b = new byte[n];

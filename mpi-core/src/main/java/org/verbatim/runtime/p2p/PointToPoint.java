@@ -487,11 +487,18 @@ public final class PointToPoint implements AutoCloseable {
     /** Receives a message taken by a matched probe. */
     public RecvOp receiveMatched(Unexpected u, MemorySegment data, Object keepAlive,
                                  Runnable onDone) {
+        return receiveMatched(u, data, null, keepAlive, onDone);
+    }
+
+    /** Receives a message taken by a matched probe into {@code layout} over {@code base} (null: contiguous). */
+    public RecvOp receiveMatched(Unexpected u, MemorySegment base, Layout layout,
+                                 Object keepAlive, Runnable onDone) {
         context.checkFatal();
         lock.lock();
         try {
-            RecvOp r = new RecvOp(this, u.context, u.source, u.tag, data, keepAlive);
+            RecvOp r = new RecvOp(this, u.context, u.source, u.tag, base, keepAlive);
             r.onDone = onDone;
+            r.layout = layout;
             arrivals.deliverUnexpected(u, r);
             return r;
         } finally {

@@ -1,0 +1,60 @@
+package org.verbatim.mpitests;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Derived datatypes at 2, 3 and 4 ranks: {@link DatatypeProgram} (every constructor through
+ * every point-to-point mode, pack/unpack, partial receives, Struct, bad input) and
+ * {@link DatatypeCollectivesProgram} (every collective, v/w variants, in place, reductions),
+ * each checking the gaps of receive buffers untouched.
+ */
+@Timeout(200)
+class DatatypeTest {
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void pointToPoint(int ranks) throws Exception {
+        MpiJob.run(ranks, 150, List.of(), "256m", DatatypeProgram.class)
+                .assertAllPassed(ranks, 500);
+    }
+
+    /**
+     * Layouts through RPUT (the receiver registers a staging buffer, the sender writes the packed
+     * message, the receiver unpacks) and with a small eager limit, so most messages of the
+     * program are rendezvous; without cross-memory attach (the emulated RDMA path).
+     */
+    @Test
+    void pointToPointThroughRputWithoutCma() throws Exception {
+        MpiJob job = MpiJob.run(2, 150, List.of("VERBATIM_CORE_RENDEZVOUS=rput",
+                        "VERBATIM_CORE_EAGER_LIMIT=64", "VERBATIM_SHM_CMA=false",
+                        "VERBATIM_CORE_PROTO_INFO=true"), "256m", DatatypeProgram.class)
+                .assertAllPassed(2, 500);
+        assertTrue(job.err().contains("layout            0..64 B: eager, packed straight into the claimed slot"), job::report);
+        assertTrue(job.err().contains("RPUT of a packed staging buffer"), job::report);
+    }
+
+    /**
+     * Every derived type of the program through each of the runtime's layout schemes, forced,
+     * with a 64 B eager limit so nearly every message is a rendezvous: the schemes walk the
+     * committed form's blocks ({@code TypeLayout}) on both sides.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"generic", "multi-w", "p-rrs"})
+    void pointToPointThroughEachScheme(String scheme) throws Exception {
+        MpiJob.run(2, 150, List.of("VERBATIM_CORE_DATATYPE_SCHEME=" + scheme,
+                        "VERBATIM_CORE_EAGER_LIMIT=64"), "256m", DatatypeProgram.class)
+                .assertAllPassed(2, 500);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void collectives(int ranks) throws Exception {
+        MpiJob.run(ranks, 150, List.of(), "256m", DatatypeCollectivesProgram.class)
+                .assertAllPassed(ranks, 100);
+    }
+}
