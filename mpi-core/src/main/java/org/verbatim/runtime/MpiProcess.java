@@ -152,6 +152,16 @@ public final class MpiProcess implements AutoCloseable {
         return chosen;
     }
 
+    /** The first started runtime extension that offers {@code type}, or null. */
+    public <T> T extension(Class<T> type) {
+        for (RuntimeExtension x : extensions) {
+            if (type.isInstance(x)) {
+                return type.cast(x);
+            }
+        }
+        return null;
+    }
+
     public Engine engine() {
         return engine;
     }

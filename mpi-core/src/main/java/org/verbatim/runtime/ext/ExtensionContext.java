@@ -25,6 +25,12 @@ public interface ExtensionContext {
     /** Effective configuration (verbatim.* properties). */
     Map<String, String> config();
 
+    /** The runtime's lock: hold it to post on endpoints or touch state that handlers touch. */
+    org.verbatim.runtime.base.EngineLock lock();
+
+    /** Makes progress (dropping the lock between passes) until {@code done} is true. */
+    void awaitCondition(java.util.function.BooleanSupplier done);
+
     /** Ends the job with {@code message} (every rank's waiting calls end with it). */
     RuntimeException fail(String message);
 
