@@ -28,6 +28,9 @@ public interface ExtensionContext {
     /** The runtime's lock: hold it to post on endpoints or touch state that handlers touch. */
     org.verbatim.runtime.base.EngineLock lock();
 
+    /** One progress pass (takes the lock); returns the work done. */
+    int progress();
+
     /** Makes progress (dropping the lock between passes) until {@code done} is true. */
     void awaitCondition(java.util.function.BooleanSupplier done);
 

@@ -1,0 +1,180 @@
+package org.verbatim.onesided;
+
+/**
+ * MPI_Win_fence in the four designs of the fence-synchronization paper ({@link FenceDesign}).
+ * A fence first completes the epoch it closes (unless MODE_NOPRECEDE says none preceded), then
+ * opens the next one (unless MODE_NOSUCCEED says none follows): the immediate designs must keep
+ * the next epoch's operations from reaching a target that is still finishing this one, so they
+ * open it with flag messages or a barrier; the deferred design needs nothing, since its operations
+ * leave only after the next fence's reduction, which every process enters after finishing this
+ * fence. MODE_NOSTORE and MODE_NOPUT need no work in this unified memory model.
+ */
+final class FenceSync {
+    private final Window w;
+
+    FenceSync(Window w) {
+        this.w = w;
+    }
+
+    void fence(int assertion) {
+        boolean noPrecede = (assertion & OneSidedExtension.MODE_NOPRECEDE) != 0;
+        boolean noSucceed = (assertion & OneSidedExtension.MODE_NOSUCCEED) != 0;
+        w.lock();
+        try {
+            if (noPrecede && (w.opsSinceFence || !w.held.isEmpty())) {
+                throw Window.syncError("fence(MODE_NOPRECEDE) after operations of this epoch");
+            }
+        } finally {
+            w.unlock();
+        }
+        w.ext.counters.epochs++;
+        switch (w.fenceDesign) {
+            case DEF -> {
+                if (!noPrecede) {
+                    deferred();
+                }
+            }
+            case IMM_NAIVE, IMM_OPT -> {
+                if (!noPrecede) {
+                    finishMessages();
+                }
+                if (!noSucceed) {
+                    open(w.fenceDesign == FenceDesign.IMM_NAIVE);
+                }
+            }
+            default -> {
+                if (!noPrecede) {
+                    countedRecords();
+                }
+                if (!noSucceed) {
+                    open(false);
+                }
+            }
+        }
+        w.lock();
+        try {
+            w.fenceEpoch = !noSucceed;
+            w.opsSinceFence = false;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /** Fence-Def: learn the counts, send the held operations, wait for ours to arrive. */
+    private void deferred() {
+        int[] counts = new int[w.size];
+        w.lock();
+        try {
+            for (HeldOp h : w.held) {
+                counts[h.target()] += w.issuer.pieces(h);
+            }
+        } finally {
+            w.unlock();
+        }
+        w.group.allreduceSum(counts);
+        w.lock();
+        try {
+            w.issueHeld();
+            w.flushChannels();
+            for (int r = 0; r < w.size; r++) {
+                w.channel(r).counted = 0;
+            }
+        } finally {
+            w.unlock();
+        }
+        awaitCounted(counts[w.me]);
+    }
+
+    /** Fence-Imm-Naive/Opt: a finish message on every channel used, then await ours. */
+    private void finishMessages() {
+        int[] used = new int[w.size];
+        w.lock();
+        try {
+            w.issueHeld();
+            for (int r = 0; r < w.size; r++) {
+                Channel c = w.channel(r);
+                if (c.counted > 0) {
+                    used[r] = 1;
+                    c.counted = 0;
+                    w.sendSync(r, RmaWire.FINISH, 0);
+                }
+            }
+            w.flushChannels();
+        } finally {
+            w.unlock();
+        }
+        w.group.allreduceSum(used);
+        int expected = used[w.me];
+        w.await(() -> w.target.finishes >= expected && repliesDone());
+        w.lock();
+        try {
+            w.target.finishes -= expected;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /** Fence-Imm-RI: an allreduce of the per-target counts, then await ours. */
+    private void countedRecords() {
+        int[] counts = new int[w.size];
+        w.lock();
+        try {
+            w.issueHeld();
+            for (int r = 0; r < w.size; r++) {
+                Channel c = w.channel(r);
+                counts[r] = c.counted;
+                c.counted = 0;
+            }
+            w.flushChannels();
+        } finally {
+            w.unlock();
+        }
+        w.group.allreduceSum(counts);
+        awaitCounted(counts[w.me]);
+    }
+
+    private void awaitCounted(int expected) {
+        w.await(() -> w.target.counted >= expected && repliesDone());
+        w.lock();
+        try {
+            w.target.counted -= expected;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    private boolean repliesDone() {
+        for (int n : w.outstanding) {
+            if (n != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Opens the next epoch: flag messages to every other process, or a barrier. */
+    private void open(boolean flags) {
+        if (!flags) {
+            w.group.barrier();
+            return;
+        }
+        w.lock();
+        try {
+            for (int r = 0; r < w.size; r++) {
+                if (r != w.me) {
+                    w.sendSync(r, RmaWire.FLAG, 0);
+                }
+            }
+        } finally {
+            w.unlock();
+        }
+        int expected = w.size - 1;
+        w.await(() -> w.target.flags >= expected);
+        w.lock();
+        try {
+            w.target.flags -= expected;
+        } finally {
+            w.unlock();
+        }
+    }
+}
