@@ -60,13 +60,22 @@ final class FenceSync {
         }
     }
 
-    /** Fence-Def: learn the counts, send the held operations, wait for ours to arrive. */
+    /**
+     * Fence-Def: learn the counts, send the held operations, wait for ours to arrive. Loads and
+     * stores on mapped memory happen only after the reduction too (a target may still be
+     * finishing the previous epoch before it), so when anyone made some, a barrier ends the
+     * fence after them (the last count says how many there were).
+     */
     private void deferred() {
-        int[] counts = new int[w.size];
+        int[] counts = new int[w.size + 1];
         w.lock();
         try {
             for (HeldOp h : w.held) {
-                counts[h.target()] += w.issuer.pieces(h);
+                int n = w.issuer.pieces(h);
+                counts[h.target()] += n;
+                if (n == 0) {
+                    counts[w.size]++;
+                }
             }
         } finally {
             w.unlock();
@@ -83,6 +92,9 @@ final class FenceSync {
             w.unlock();
         }
         awaitCounted(counts[w.me]);
+        if (counts[w.size] > 0) {
+            w.group.barrier();
+        }
     }
 
     /** Fence-Imm-Naive/Opt: a finish message on every channel used, then await ours. */

@@ -74,7 +74,7 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
                             Map<String, String> info) {
         long[] gathered = group.allgather(new long[] {proposeId(), base.byteSize(), dispUnit});
         WindowMemory memory = WindowMemory.of(group, RmaWindow.FLAVOR_CREATE, base, gathered);
-        return open(group, gathered, memory);
+        return open(group, gathered, memory, info);
     }
 
     @Override
@@ -82,26 +82,29 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
                               Map<String, String> info) {
         long[] gathered = group.allgather(new long[] {proposeId(), bytes, dispUnit});
         WindowMemory memory = WindowMemory.allocate(ctx, group, bytes, shared, gathered);
-        return open(group, gathered, memory);
+        return open(group, gathered, memory, info);
     }
 
     @Override
     public RmaWindow createDynamic(WindowGroup group, Map<String, String> info) {
         long[] gathered = group.allgather(new long[] {proposeId(), 0, 1});
         WindowMemory memory = WindowMemory.of(group, RmaWindow.FLAVOR_DYNAMIC, null, gathered);
-        return open(group, gathered, memory);
+        return open(group, gathered, memory, info);
     }
 
     private synchronized int proposeId() {
         return nextId;
     }
 
-    private RmaWindow open(WindowGroup group, long[] gathered, WindowMemory memory) {
+    private RmaWindow open(WindowGroup group, long[] gathered, WindowMemory memory,
+                           Map<String, String> info) {
+        RmaSettings s = settings.with(info);
         int id = 0;
         for (int r = 0; r < group.size(); r++) {
             id = (int) Math.max(id, gathered[3 * r]);
         }
-        Window w = new Window(this, group, id, memory, settings, design(group));
+        Window w = new Window(this, group, id, memory, s, s.fence() == FenceDesign.AUTO
+                ? FenceDesign.IMM_RI : s.fence());
         ctx.lock().lock();
         try {
             nextId = Math.max(nextId, id + 1);
@@ -113,11 +116,6 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
         }
         group.barrier();
         return w;
-    }
-
-    /** The fence design in force; AUTO takes Fence-Imm-RI (counted puts, one reduction). */
-    private FenceDesign design(WindowGroup group) {
-        return settings.fence() == FenceDesign.AUTO ? FenceDesign.IMM_RI : settings.fence();
     }
 
     void remove(Window w) {

@@ -46,6 +46,30 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
         }
     }
 
+    /**
+     * These settings with a window's info keys applied: an info key named like a setting
+     * ({@code verbatim.rma.fence}, ...) overrides it for that window (every member must pass the
+     * same value).
+     */
+    RmaSettings with(Map<String, String> info) {
+        if (info.isEmpty()) {
+            return this;
+        }
+        java.util.Map<String, String> merged = new java.util.HashMap<>();
+        merged.put(FENCE.name(), fence.key());
+        merged.put(SCHEDULE.name(), Boolean.toString(schedule));
+        merged.put(AGGREGATE.name(), Boolean.toString(aggregate));
+        merged.put(AGGREGATE_LIMIT.name(), Long.toString(aggregateLimit));
+        merged.put(DIRECT_SHARED.name(), Boolean.toString(directShared));
+        for (Setting st : new Provider().settings()) {
+            String v = info.get(st.name());
+            if (v != null) {
+                merged.put(st.name(), v);
+            }
+        }
+        return from(merged);
+    }
+
     /** The settings list for --print-config and the docs. */
     public static final class Provider implements SettingsProvider {
         @Override
