@@ -1,6 +1,10 @@
 package org.verbatim.mpitests;
 
+import java.io.File;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -12,5 +16,19 @@ class RmaTest {
     @ValueSource(ints = {2, 3, 4, 7})
     void everyCallAgainstTheReference(int ranks) throws Exception {
         MpiJob.run(ranks, 240, List.of(), "192m", RmaProgram.class).assertAllPassed(ranks, 500);
+    }
+
+    @Test
+    void withoutTheModuleEveryWindowIsUnsupported() throws Exception {
+        String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> !isOnesided(e)).collect(Collectors.joining(File.pathSeparator));
+        MpiJob.run(2, 60, List.of(), "128m", cp, WinWithoutModuleProgram.class)
+                .assertAllPassed(2, 5);
+    }
+
+    /** The onesided module's jar or classes directory. */
+    private static boolean isOnesided(String entry) {
+        return new File(entry).getName().startsWith("verbatim-onesided")
+                || entry.replace(File.separatorChar, '/').endsWith("/onesided/target/classes");
     }
 }
