@@ -8,8 +8,8 @@ import org.verbatim.runtime.MpiProcess;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.base.RequestState;
-import org.verbatim.runtime.ext.rma.RmaWindow;
-import org.verbatim.runtime.ext.rma.WindowProvider;
+import org.verbatim.runtime.rma.RmaWindow;
+import org.verbatim.runtime.rma.WindowProvider;
 
 /**
  * An MPI window (MPI-3.1 chapter 11) with the signatures of Open MPI's Java bindings, plus

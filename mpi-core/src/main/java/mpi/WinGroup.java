@@ -2,7 +2,7 @@ package mpi;
 
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
-import org.verbatim.runtime.ext.rma.WindowGroup;
+import org.verbatim.runtime.rma.WindowGroup;
 
 /**
  * A window's {@link WindowGroup}: the collectives of the one-sided module over a private

@@ -3,8 +3,8 @@ package mpi;
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.RequestState;
-import org.verbatim.runtime.ext.rma.RmaTarget;
-import org.verbatim.runtime.ext.rma.RmaWindow;
+import org.verbatim.runtime.rma.RmaTarget;
+import org.verbatim.runtime.rma.RmaWindow;
 import org.verbatim.runtime.op.ElementKind;
 import org.verbatim.runtime.op.OpCode;
 

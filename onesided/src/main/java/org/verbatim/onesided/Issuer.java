@@ -1,7 +1,7 @@
 package org.verbatim.onesided;
 
 import java.lang.foreign.MemorySegment;
-import org.verbatim.runtime.ext.rma.RmaWindow;
+import org.verbatim.runtime.rma.RmaWindow;
 import org.verbatim.runtime.op.OpCode;
 
 /**

@@ -8,9 +8,9 @@ import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.ext.ExtensionContext;
 import org.verbatim.runtime.ext.RuntimeExtension;
-import org.verbatim.runtime.ext.rma.RmaWindow;
-import org.verbatim.runtime.ext.rma.WindowGroup;
-import org.verbatim.runtime.ext.rma.WindowProvider;
+import org.verbatim.runtime.rma.RmaWindow;
+import org.verbatim.runtime.rma.WindowGroup;
+import org.verbatim.runtime.rma.WindowProvider;
 import org.verbatim.spi.ProfileCounter;
 
 /**
@@ -105,14 +105,14 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
         }
         Window w = new Window(this, group, id, memory, s, s.fence() == FenceDesign.AUTO
                 ? FenceDesign.IMM_RI : s.fence());
-        ctx.lock().lock();
+        ctx.lockRuntime();
         try {
             nextId = Math.max(nextId, id + 1);
             if (windows.putIfAbsent(id, w) != null) {
                 throw new MpiError(ErrorClass.ERR_INTERN, "window id " + id + " taken twice");
             }
         } finally {
-            ctx.lock().unlock();
+            ctx.unlockRuntime();
         }
         group.barrier();
         return w;

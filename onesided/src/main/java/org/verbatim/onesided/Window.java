@@ -8,14 +8,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import org.verbatim.runtime.base.EngineLock;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.base.RequestState;
 import org.verbatim.runtime.ext.ExtensionContext;
-import org.verbatim.runtime.ext.rma.RmaTarget;
-import org.verbatim.runtime.ext.rma.RmaWindow;
-import org.verbatim.runtime.ext.rma.WindowGroup;
+import org.verbatim.runtime.rma.RmaTarget;
+import org.verbatim.runtime.rma.RmaWindow;
+import org.verbatim.runtime.rma.WindowGroup;
 import org.verbatim.runtime.op.OpCode;
 
 /**
@@ -38,7 +37,6 @@ final class Window implements RmaWindow {
     final int me;
     final int size;
     final int[] world;
-    private final EngineLock lock;
     private final Map<Integer, Integer> groupOfWorld;
     private final Channel[] channels;
     private final Arena channelArena = Arena.ofShared();
@@ -86,7 +84,6 @@ final class Window implements RmaWindow {
         for (int r = 0; r < size; r++) {
             world[r] = group.worldRank(r);
         }
-        this.lock = ctx.lock();
         this.groupOfWorld = new HashMap<>();
         for (int r = 0; r < size; r++) {
             groupOfWorld.put(world[r], r);
@@ -177,22 +174,22 @@ final class Window implements RmaWindow {
     }
 
     void lock() {
-        lock.lock();
+        ctx.lockRuntime();
     }
 
     void unlock() {
-        lock.unlock();
+        ctx.unlockRuntime();
     }
 
     /** Makes progress until {@code done} holds (evaluated under the lock). */
     void await(BooleanSupplier done) {
         long start = System.nanoTime();
         ctx.awaitCondition(() -> {
-            lock.lock();
+            ctx.lockRuntime();
             try {
                 return done.getAsBoolean();
             } finally {
-                lock.unlock();
+                ctx.unlockRuntime();
             }
         });
         ext.counters.waitNanos += System.nanoTime() - start;
@@ -377,10 +374,7 @@ final class Window implements RmaWindow {
             List<HeldOp> order = Scheduler.order(held, settings.schedule());
             held.clear();
             for (HeldOp h : order) {
-                issuer.issue(h);
-                if (!settings.aggregate()) {
-                    channel(h.target()).flush();
-                }
+                issueHeldOp(h);
             }
         }
     }
@@ -399,10 +393,24 @@ final class Window implements RmaWindow {
             return false;
         });
         for (HeldOp h : Scheduler.order(mine, settings.schedule())) {
-            issuer.issue(h);
-            if (!settings.aggregate()) {
-                channel(rank).flush();
-            }
+            issueHeldOp(h);
+        }
+    }
+
+    /**
+     * Issues one held operation: small ones (up to verbatim.rma.aggregate-limit) join the records
+     * already in the outbox and the synchronisation record that follows; large ones, or all with
+     * aggregation off, travel in messages of their own.
+     */
+    private void issueHeldOp(HeldOp h) {
+        Channel c = channel(h.target());
+        boolean aggregate = settings.aggregate() && h.bytes() <= settings.aggregateLimit();
+        if (!aggregate) {
+            c.flush();
+        }
+        issuer.issue(h);
+        if (!aggregate) {
+            c.flush();
         }
     }
 

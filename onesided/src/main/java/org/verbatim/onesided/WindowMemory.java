@@ -8,8 +8,8 @@ import java.util.List;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.ext.ExtensionContext;
-import org.verbatim.runtime.ext.rma.RmaWindow;
-import org.verbatim.runtime.ext.rma.WindowGroup;
+import org.verbatim.runtime.rma.RmaWindow;
+import org.verbatim.runtime.rma.WindowGroup;
 import org.verbatim.spi.SharedSegments;
 
 /**

@@ -25,8 +25,13 @@ public interface ExtensionContext {
     /** Effective configuration (verbatim.* properties). */
     Map<String, String> config();
 
-    /** The runtime's lock: hold it to post on endpoints or touch state that handlers touch. */
-    org.verbatim.runtime.base.EngineLock lock();
+    /**
+     * Takes the runtime's lock (a real lock only at MPI_THREAD_MULTIPLE): hold it to post on
+     * endpoints or to touch state that handlers touch. Not reentrant across {@link #progress}.
+     */
+    void lockRuntime();
+
+    void unlockRuntime();
 
     /** One progress pass (takes the lock); returns the work done. */
     int progress();

@@ -1,4 +1,4 @@
-package org.verbatim.runtime.ext.rma;
+package org.verbatim.runtime.rma;
 
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.RequestState;

@@ -1,4 +1,4 @@
-package org.verbatim.runtime.ext.rma;
+package org.verbatim.runtime.rma;
 
 import org.verbatim.runtime.op.ElementKind;
 

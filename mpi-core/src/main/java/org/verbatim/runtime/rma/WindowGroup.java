@@ -1,4 +1,4 @@
-package org.verbatim.runtime.ext.rma;
+package org.verbatim.runtime.rma;
 
 /**
  * The processes of a window and the collectives a window needs among them, offered by the API
