@@ -3,6 +3,7 @@ package org.verbatim.onesided;
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.rma.RmaWindow;
 import org.verbatim.runtime.op.OpCode;
+import org.verbatim.runtime.op.Reduction;
 
 /**
  * Issues one operation on the path its target allows: window memory mapped in this process
@@ -31,6 +32,10 @@ final class Issuer {
             MemorySegment.copy(mapped, h.offset(), h.result(), 0, h.bytes());
             h.request().arrived(h.bytes());
             w.ext.counters.direct++;
+            return;
+        }
+        if (w.memory.allMapped) {
+            atomically(h, mapped, w.memory.control[t]);
             return;
         }
         Channel c = w.channel(t);
@@ -68,6 +73,39 @@ final class Issuer {
         } while (off < h.bytes());
     }
 
+    /**
+     * Accumulate, get-accumulate and compare-and-swap on memory every member maps: applied here,
+     * under the target's accumulate lock, which every origin takes for them (element-atomic, and
+     * one origin's accumulates stay in order). The target does nothing.
+     */
+    private void atomically(HeldOp h, MemorySegment target, MemorySegment control) {
+        long off = h.offset();
+        long n = h.bytes();
+        w.ext.counters.direct++;
+        SharedControl.accumulating(control, () -> {
+            if (h.result() != null) {
+                MemorySegment.copy(target, off, h.result(), 0, n);
+            }
+            switch (h.kind()) {
+                case CAS -> {
+                    if (target.asSlice(off, n).mismatch(h.compare()) == -1) {
+                        MemorySegment.copy(h.origin(), 0, target, off, n);
+                    }
+                }
+                case ACC, GACC -> {
+                    if (h.op() != OpCode.NO_OP) {
+                        Reduction.reduce(h.op(), h.elem(), h.origin(), 0, target, off,
+                                n / h.elem().size());
+                    }
+                }
+                default -> throw new AssertionError(h.kind());
+            }
+        });
+        if (h.request() != null) {
+            h.request().arrived(n);
+        }
+    }
+
     /** A data record of a fence epoch: the target counts it, and so does the channel. */
     private void counted(Channel c, long at) {
         if (w.fenceEpoch) {
@@ -81,7 +119,8 @@ final class Issuer {
         int t = h.target();
         boolean mapped = w.settings.directShared() && w.memory.flavor != RmaWindow.FLAVOR_DYNAMIC
                 && w.memory.mapped[t] != null;
-        if (mapped && (h.kind() == HeldOp.Kind.PUT || h.kind() == HeldOp.Kind.GET)) {
+        if (mapped && (w.memory.allMapped || h.kind() == HeldOp.Kind.PUT
+                || h.kind() == HeldOp.Kind.GET)) {
             return 0;
         }
         if (h.kind() == HeldOp.Kind.CAS || h.bytes() == 0) {

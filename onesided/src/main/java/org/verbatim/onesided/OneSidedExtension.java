@@ -99,6 +99,14 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
     private RmaWindow open(WindowGroup group, long[] gathered, WindowMemory memory,
                            Map<String, String> info) {
         RmaSettings s = settings.with(info);
+        if (memory.flavor == RmaWindow.FLAVOR_ALLOCATE || memory.flavor == RmaWindow.FLAVOR_SHARED) {
+            int[] unmapped = {0};
+            for (MemorySegment m : memory.mapped) {
+                unmapped[0] += m == null ? 1 : 0;
+            }
+            group.allreduceSum(unmapped);
+            memory.allMapped = unmapped[0] == 0 && s.directShared();
+        }
         int id = 0;
         for (int r = 0; r < group.size(); r++) {
             id = (int) Math.max(id, gathered[3 * r]);

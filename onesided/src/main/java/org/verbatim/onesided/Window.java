@@ -64,6 +64,7 @@ final class Window implements RmaWindow {
     private int[] exposureGroup;
     final boolean[] locked;
     private final boolean[] lockNoCheck;
+    private final boolean[] lockExclusive;
     private boolean lockAll;
     /** Operations held by the scheduler until the synchronisation call. */
     final List<HeldOp> held = new ArrayList<>();
@@ -95,6 +96,7 @@ final class Window implements RmaWindow {
         this.inAccessGroup = new boolean[size];
         this.locked = new boolean[size];
         this.lockNoCheck = new boolean[size];
+        this.lockExclusive = new boolean[size];
         this.issuer = new Issuer(this);
         this.target = new TargetSide(this);
         this.fence = new FenceSync(this);
@@ -636,7 +638,8 @@ final class Window implements RmaWindow {
             leaveIdleFence("lock");
             locked[rank] = true;
             lockNoCheck[rank] = nocheck;
-            if (!nocheck) {
+            lockExclusive[rank] = exclusive;
+            if (!nocheck && !memory.allMapped) {
                 granted[rank] = false;
                 sendSync(rank, RmaWire.LOCK, exclusive ? RmaWire.LOCK_EXCLUSIVE : 0);
             }
@@ -644,7 +647,11 @@ final class Window implements RmaWindow {
             unlock();
         }
         if (!nocheck) {
-            await(() -> granted[rank]);
+            if (memory.allMapped) {
+                acquireMapped(rank, exclusive);
+            } else {
+                await(() -> granted[rank]);
+            }
         }
         ext.counters.epochs++;
     }
@@ -670,8 +677,47 @@ final class Window implements RmaWindow {
         raiseDeferred();
     }
 
-    /** Issues what is held for {@code rank}, sends {@code type}, waits for its DONE and replies. */
+    /** The lock word of {@code rank}'s mapped memory, by CPU atomics (the target does nothing). */
+    private void acquireMapped(int rank, boolean exclusive) {
+        MemorySegment c = memory.control[rank];
+        if (exclusive) {
+            SharedControl.announceWriter(c);
+            await(() -> SharedControl.tryExclusive(c));
+        } else {
+            await(() -> SharedControl.tryShared(c));
+        }
+    }
+
+    private void releaseMapped(int rank) {
+        VarHandle.fullFence();
+        if (!lockNoCheck[rank]) {
+            if (lockExclusive[rank]) {
+                SharedControl.releaseExclusive(memory.control[rank]);
+            } else {
+                SharedControl.releaseShared(memory.control[rank]);
+            }
+        }
+    }
+
+    /**
+     * Issues what is held for {@code rank}, sends {@code type}, waits for its DONE and replies.
+     * On memory every member maps every operation is complete once issued: no message.
+     */
     private void closeAtTarget(int rank, int type) {
+        if (memory.allMapped) {
+            lock();
+            try {
+                issueHeldFor(rank);
+            } finally {
+                unlock();
+            }
+            if (type == RmaWire.UNLOCK) {
+                releaseMapped(rank);
+            } else {
+                VarHandle.fullFence();
+            }
+            return;
+        }
         int expected;
         lock();
         try {
@@ -697,7 +743,8 @@ final class Window implements RmaWindow {
             lockAll = true;
             for (int r = 0; r < size; r++) {
                 lockNoCheck[r] = nocheck;
-                if (!nocheck) {
+                lockExclusive[r] = false;
+                if (!nocheck && !memory.allMapped) {
                     granted[r] = false;
                     sendSync(r, RmaWire.LOCK, 0);
                 }
@@ -705,7 +752,11 @@ final class Window implements RmaWindow {
         } finally {
             unlock();
         }
-        if (!nocheck) {
+        if (!nocheck && memory.allMapped) {
+            for (int r = 0; r < size; r++) {
+                acquireMapped(r, false);
+            }
+        } else if (!nocheck) {
             await(() -> {
                 for (boolean g : granted) {
                     if (!g) {
@@ -728,14 +779,20 @@ final class Window implements RmaWindow {
                 throw syncError("unlockAll without lockAll");
             }
             issueHeld();
-            for (int r = 0; r < size; r++) {
+            for (int r = 0; r < size && !memory.allMapped; r++) {
                 expected[r] = doneReceived[r] + 1;
                 sendSync(r, lockNoCheck[r] ? RmaWire.FLUSH : RmaWire.UNLOCK, 0);
             }
         } finally {
             unlock();
         }
-        awaitDone(expected);
+        if (memory.allMapped) {
+            for (int r = 0; r < size; r++) {
+                releaseMapped(r);
+            }
+        } else {
+            awaitDone(expected);
+        }
         lock();
         try {
             lockAll = false;
@@ -783,7 +840,7 @@ final class Window implements RmaWindow {
         try {
             checkPassive(-1, "flushAll");
             issueHeld();
-            for (int r = 0; r < size; r++) {
+            for (int r = 0; r < size && !memory.allMapped; r++) {
                 expected[r] = doneReceived[r] + (locked[r] || lockAll ? 1 : 0);
                 if (locked[r] || lockAll) {
                     sendSync(r, RmaWire.FLUSH, 0);

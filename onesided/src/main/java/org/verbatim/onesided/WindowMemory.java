@@ -25,6 +25,10 @@ final class WindowMemory implements AutoCloseable {
     final int[] dispUnits;
     /** Each member's memory as mapped here (index = group rank), or null. */
     final MemorySegment[] mapped;
+    /** Each member's {@link SharedControl} words as mapped here, or null. */
+    final MemorySegment[] control;
+    /** Every member maps every member's part (decided by the window, collectively). */
+    boolean allMapped;
     private final List<SharedSegments.Segment> segments = new ArrayList<>();
     private final Arena arena;
     /** Attached regions of a dynamic window. */
@@ -37,6 +41,7 @@ final class WindowMemory implements AutoCloseable {
         this.sizes = sizes;
         this.dispUnits = dispUnits;
         this.mapped = mapped;
+        this.control = new MemorySegment[mapped.length];
         this.arena = arena;
     }
 
@@ -67,20 +72,25 @@ final class WindowMemory implements AutoCloseable {
         Arena arena = Arena.ofShared();
         List<SharedSegments.Segment> owned = new ArrayList<>();
         MemorySegment local;
+        MemorySegment control;
         String handle = "";
         if (service != null) {
-            SharedSegments.Segment s = service.create(Math.max(bytes, 64));
+            SharedSegments.Segment s = service.create(SharedControl.BYTES + bytes);
             owned.add(s);
-            local = s.memory().asSlice(0, bytes);
+            control = s.memory().asSlice(0, SharedControl.BYTES);
+            local = s.memory().asSlice(SharedControl.BYTES, bytes);
             handle = s.handle();
         } else {
-            local = arena.allocate(Math.max(bytes, 1), 64).asSlice(0, bytes);
+            MemorySegment all = arena.allocate(SharedControl.BYTES + bytes, 64);
+            control = all.asSlice(0, SharedControl.BYTES);
+            local = all.asSlice(SharedControl.BYTES, bytes);
         }
         byte[][] handles = group.allgatherBytes(handle.getBytes(StandardCharsets.UTF_8));
         WindowMemory m = new WindowMemory(shared ? RmaWindow.FLAVOR_SHARED
                 : RmaWindow.FLAVOR_ALLOCATE, local, sizes(gathered, p), units(gathered, p),
                 new MemorySegment[p], arena);
         m.mapped[me] = local;
+        m.control[me] = control;
         m.segments.addAll(owned);
         for (int r = 0; r < p; r++) {
             if (r == me) {
@@ -90,7 +100,8 @@ final class WindowMemory implements AutoCloseable {
             if (service != null && !h.isEmpty() && service.attachable(h)) {
                 SharedSegments.Segment s = service.attach(h);
                 m.segments.add(s);
-                m.mapped[r] = s.memory().asSlice(0, m.sizes[r]);
+                m.control[r] = s.memory().asSlice(0, SharedControl.BYTES);
+                m.mapped[r] = s.memory().asSlice(SharedControl.BYTES, m.sizes[r]);
             } else if (shared) {
                 m.close();
                 throw new MpiError(ErrorClass.ERR_RMA_SHARED, "rank " + r + " of the window "
