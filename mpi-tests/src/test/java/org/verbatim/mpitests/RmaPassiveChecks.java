@@ -27,6 +27,50 @@ final class RmaPassiveChecks {
             requests(schedule, flavor);
             fairness(schedule, flavor);
         }
+        if (schedule.equals("true")) {
+            targetAsleep(schedule);
+        }
+    }
+
+    /**
+     * An allocated window on one host: rank 0 sleeps without calling MPI while every other rank
+     * locks it exclusively, puts, accumulates, fetches and unlocks. Locks and accumulates run by
+     * atomics on the mapping, so they finish while rank 0 still sleeps.
+     */
+    private void targetAsleep(String schedule) throws MPIException {
+        Win win = t.window(1, 2, RmaProgram.info(null, schedule));
+        MemorySegment mem = win.getBase();
+        mem.setAtIndex(RmaProgram.I, 0, 0);
+        mem.setAtIndex(RmaProgram.I, 1, 0);
+        long sleepMillis = 3000;
+        t.world.barrier();
+        long start = System.nanoTime();
+        if (t.rank == 0) {
+            try {
+                Thread.sleep(sleepMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+            win.put(RmaProgram.ints(1).put(0, 7), 1, MPI.INT, 0, 0, 1, MPI.INT);
+            win.accumulate(RmaProgram.ints(1).put(0, t.rank), 1, MPI.INT, 0, 1, 1, MPI.INT,
+                    MPI.SUM);
+            IntBuffer f = RmaProgram.ints(1);
+            win.fetchAndOp(RmaProgram.ints(1).put(0, 0), f, MPI.INT, 0, 1, MPI.NO_OP);
+            win.unlock(0);
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            t.c.check("passive epoch done while the target sleeps", ms < sleepMillis - 500,
+                    ms + " ms");
+        }
+        t.world.barrier();
+        if (t.rank == 0) {
+            t.expect("puts of the sleeping target's epochs", t.p > 1 ? 7 : 0,
+                    mem.getAtIndex(RmaProgram.I, 0));
+            t.expect("accumulates of the sleeping target's epochs", (long) t.p * (t.p - 1) / 2,
+                    mem.getAtIndex(RmaProgram.I, 1));
+        }
+        win.free();
     }
 
     /** get, +1, put under an exclusive lock on rank 0, ROUNDS times from every rank. */
