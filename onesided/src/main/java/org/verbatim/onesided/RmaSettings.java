@@ -23,18 +23,19 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
     static final Setting FENCE = new Setting("verbatim.rma.fence", "auto",
             "Fence design: def (deferred, two-sided), imm-naive (immediate, finish messages, "
                     + "flag messages), imm-opt (immediate, finish messages, barrier), imm-ri "
-                    + "(immediate, counted puts, allreduce, barrier) or auto");
+                    + "(immediate, counted puts, allreduce, barrier) or auto (imm-ri).");
     static final Setting SCHEDULE = new Setting("verbatim.rma.schedule", "true",
             "Hold RMA operations of PSCW, lock and deferred-fence epochs until the "
-                    + "synchronisation call and issue them reordered (gets first, interleaved)");
+                    + "synchronisation call and issue them reordered (gets first, interleaved).");
     static final Setting AGGREGATE = new Setting("verbatim.rma.aggregate", "true",
             "Combine small held RMA operations with each other and with the synchronisation "
-                    + "message");
+                    + "message.");
     static final Setting AGGREGATE_LIMIT = new Setting("verbatim.rma.aggregate-limit", "1k",
-            "Largest RMA operation (data bytes) that is aggregated");
+            "Largest RMA operation (data bytes) that is aggregated.");
     static final Setting DIRECT_SHARED = new Setting("verbatim.rma.direct-shared", "true",
             "Puts and gets to window memory mapped in this process (allocated windows of "
-                    + "same-host ranks) are plain loads and stores");
+                    + "same-host ranks) are plain loads and stores, and their locks and accumulates CPU "
+                    + "atomics on the mapping.");
 
     static RmaSettings from(Map<String, String> config) {
         try {
