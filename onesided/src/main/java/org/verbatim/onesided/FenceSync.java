@@ -93,12 +93,18 @@ final class FenceSync {
         }
         awaitCounted(counts[w.me]);
         if (counts[w.size] > 0) {
+            w.direct.completeAll();
             w.group.barrier();
         }
     }
 
-    /** Fence-Imm-Naive/Opt: a finish message on every channel used, then await ours. */
+    /**
+     * Fence-Imm-Naive/Opt: a finish message on every channel used, then await ours. RDMA writes
+     * are complete and placed before (a target that got only those needs no finish: it cannot
+     * leave before the reduction, which we enter after them).
+     */
     private void finishMessages() {
+        w.direct.completeAll();
         int[] used = new int[w.size];
         w.lock();
         try {
@@ -126,8 +132,15 @@ final class FenceSync {
         }
     }
 
-    /** Fence-Imm-RI: an allreduce of the per-target counts, then await ours. */
+    /**
+     * Fence-Imm-RI: an allreduce of the per-target counts (records and writes with immediate,
+     * both counted where they land), then await ours and the local completion of our own.
+     * Writes without immediate (a transport that lacks it) and reads complete first.
+     */
     private void countedRecords() {
+        if (!allImmediate()) {
+            w.direct.completeAll();
+        }
         int[] counts = new int[w.size];
         w.lock();
         try {
@@ -145,8 +158,20 @@ final class FenceSync {
         awaitCounted(counts[w.me]);
     }
 
+    private boolean allImmediate() {
+        if (w.rdma == null) {
+            return true;
+        }
+        for (int r = 0; r < w.size; r++) {
+            if (w.rdma.usable[r] && !w.rdma.immediates(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void awaitCounted(int expected) {
-        w.await(() -> w.target.counted >= expected && repliesDone());
+        w.await(() -> w.target.counted >= expected && repliesDone() && w.direct.idle());
         w.lock();
         try {
             w.target.counted -= expected;

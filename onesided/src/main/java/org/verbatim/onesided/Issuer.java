@@ -38,8 +38,13 @@ final class Issuer {
             atomically(h, mapped, w.memory.control[t]);
             return;
         }
+        if (w.direct.takes(h)) {
+            w.direct.issue(h);
+            return;
+        }
         Channel c = w.channel(t);
         w.ext.counters.recordOps++;
+        w.recordsSinceSync[t]++;
         int token = h.kind().hasResult() ? w.register(h.request()) : 0;
         int elem = h.elem().ordinal();
         int op = h.op().ordinal();
@@ -121,6 +126,9 @@ final class Issuer {
                 && w.memory.mapped[t] != null;
         if (mapped && (w.memory.allMapped || h.kind() == HeldOp.Kind.PUT
                 || h.kind() == HeldOp.Kind.GET)) {
+            return 0;
+        }
+        if (w.direct.takes(h)) {
             return 0;
         }
         if (h.kind() == HeldOp.Kind.CAS || h.bytes() == 0) {

@@ -40,6 +40,8 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
         this.ctx = context;
         this.settings = RmaSettings.from(context.config());
         this.kind = context.dispatch().allocateKind("onesided", this::onMessage);
+        context.dispatch().registerImmediates(DirectOps.IMMEDIATE_MARK, DirectOps.IMMEDIATE_MASK,
+                "onesided", this::onImmediate);
     }
 
     ExtensionContext context() {
@@ -65,6 +67,17 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
         }
         int src = w.groupRank(sourceWorld);
         w.target.onMessage(src, m, at, offset + length);
+    }
+
+    /** A Fence-Imm-RI put landed: the target counts it. */
+    private void onImmediate(int sourceWorld, int immediate) {
+        Window w = windows.get(immediate & ~DirectOps.IMMEDIATE_MASK);
+        if (w == null) {
+            throw ctx.fail("one-sided write with immediate from rank " + sourceWorld
+                    + " for window " + (immediate & ~DirectOps.IMMEDIATE_MASK) + ", which rank "
+                    + ctx.worldRank() + " does not have");
+        }
+        w.target.counted++;
     }
 
     // ------------------------------------------------------------------ creation
@@ -107,11 +120,13 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
             group.allreduceSum(unmapped);
             memory.allMapped = unmapped[0] == 0 && s.directShared();
         }
+        RdmaTargets rdma = memory.flavor == RmaWindow.FLAVOR_DYNAMIC ? null
+                : RdmaTargets.exchange(ctx, group, memory, s.rdma());
         int id = 0;
         for (int r = 0; r < group.size(); r++) {
             id = (int) Math.max(id, gathered[3 * r]);
         }
-        Window w = new Window(this, group, id, memory, s, s.fence() == FenceDesign.AUTO
+        Window w = new Window(this, group, id, memory, rdma, s, s.fence() == FenceDesign.AUTO
                 ? FenceDesign.IMM_RI : s.fence());
         ctx.lockRuntime();
         try {

@@ -13,6 +13,8 @@ final class RmaCounters {
     long aggregated;
     /** Operations done as loads and stores on mapped window memory. */
     long direct;
+    /** Operations done as RDMA writes and reads. */
+    long rdma;
     long epochs;
     long waitNanos;
 
@@ -27,6 +29,7 @@ final class RmaCounters {
                 ProfileCounter.sum("RMA operations as messages", recordOps),
                 ProfileCounter.sum("RMA operations aggregated", aggregated),
                 ProfileCounter.sum("RMA operations direct (load/store)", direct),
+                ProfileCounter.sum("RMA operations as RDMA", rdma),
                 ProfileCounter.sum("RMA epochs", epochs),
                 new ProfileCounter("RMA epoch wait", "us", waitNanos / 1000,
                         ProfileCounter.Combine.SUM_AND_MAX));

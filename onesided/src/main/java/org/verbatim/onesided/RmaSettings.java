@@ -17,9 +17,10 @@ import org.verbatim.runtime.base.MpiError;
  *                  with the synchronisation message
  * @param aggregateLimit largest operation (bytes of data) that is aggregated
  * @param directShared puts and gets to windows mapped here are loads and stores
+ * @param rdma puts and gets to members reached by native RDMA are RDMA writes and reads
  */
 record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long aggregateLimit,
-                   boolean directShared) {
+                   boolean directShared, boolean rdma) {
     static final Setting FENCE = new Setting("verbatim.rma.fence", "auto",
             "Fence design: def (deferred, two-sided), imm-naive (immediate, finish messages, "
                     + "flag messages), imm-opt (immediate, finish messages, barrier), imm-ri "
@@ -37,11 +38,16 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
                     + "same-host ranks) are plain loads and stores, and their locks and accumulates CPU "
                     + "atomics on the mapping.");
 
+    static final Setting RDMA = new Setting("verbatim.rma.rdma", "true",
+            "Puts and gets of native memory to window members reached by native RDMA (shm's "
+                    + "cross-memory attach, verbs) are RDMA writes and reads.");
+
     static RmaSettings from(Map<String, String> config) {
         try {
             return new RmaSettings(FenceDesign.parse(FENCE.get(config)),
                     SCHEDULE.getBoolean(config), AGGREGATE.getBoolean(config),
-                    AGGREGATE_LIMIT.getSize(config), DIRECT_SHARED.getBoolean(config));
+                    AGGREGATE_LIMIT.getSize(config), DIRECT_SHARED.getBoolean(config),
+                    RDMA.getBoolean(config));
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
         }
@@ -62,6 +68,7 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
         merged.put(AGGREGATE.name(), Boolean.toString(aggregate));
         merged.put(AGGREGATE_LIMIT.name(), Long.toString(aggregateLimit));
         merged.put(DIRECT_SHARED.name(), Boolean.toString(directShared));
+        merged.put(RDMA.name(), Boolean.toString(rdma));
         for (Setting st : new Provider().settings()) {
             String v = info.get(st.name());
             if (v != null) {
@@ -80,7 +87,7 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
 
         @Override
         public List<Setting> settings() {
-            return List.of(FENCE, SCHEDULE, AGGREGATE, AGGREGATE_LIMIT, DIRECT_SHARED);
+            return List.of(FENCE, SCHEDULE, AGGREGATE, AGGREGATE_LIMIT, DIRECT_SHARED, RDMA);
         }
     }
 }

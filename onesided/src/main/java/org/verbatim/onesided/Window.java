@@ -32,6 +32,9 @@ final class Window implements RmaWindow {
     final WindowGroup group;
     final int id;
     final WindowMemory memory;
+    /** Members reached by native RDMA (null for dynamic windows). */
+    final RdmaTargets rdma;
+    final DirectOps direct;
     final RmaSettings settings;
     final FenceDesign fenceDesign;
     final int me;
@@ -49,6 +52,8 @@ final class Window implements RmaWindow {
     private int nextToken = 1;
     /** Replies (gets) outstanding per target. */
     final int[] outstanding;
+    /** Operations sent to each target as records since its last flush or unlock. */
+    final int[] recordsSinceSync;
     /** DONE replies received per target (flush, unlock). */
     final int[] doneReceived;
     /** An error a target reported in a DONE reply, raised by the next synchronisation call. */
@@ -71,12 +76,13 @@ final class Window implements RmaWindow {
     private boolean freed;
 
     Window(OneSidedExtension ext, WindowGroup group, int id, WindowMemory memory,
-           RmaSettings settings, FenceDesign fenceDesign) {
+           RdmaTargets rdma, RmaSettings settings, FenceDesign fenceDesign) {
         this.ext = ext;
         this.ctx = ext.context();
         this.group = group;
         this.id = id;
         this.memory = memory;
+        this.rdma = rdma;
         this.settings = settings;
         this.fenceDesign = fenceDesign;
         this.me = group.rank();
@@ -92,11 +98,13 @@ final class Window implements RmaWindow {
         this.channels = new Channel[size];
         this.outstanding = new int[size];
         this.doneReceived = new int[size];
+        this.recordsSinceSync = new int[size];
         this.granted = new boolean[size];
         this.inAccessGroup = new boolean[size];
         this.locked = new boolean[size];
         this.lockNoCheck = new boolean[size];
         this.lockExclusive = new boolean[size];
+        this.direct = new DirectOps(this);
         this.issuer = new Issuer(this);
         this.target = new TargetSide(this);
         this.fence = new FenceSync(this);
@@ -528,6 +536,14 @@ final class Window implements RmaWindow {
             }
             ranks = accessGroup;
             issueHeld();
+        } finally {
+            unlock();
+        }
+        for (int r : ranks) {
+            direct.complete(r);
+        }
+        lock();
+        try {
             for (int r : ranks) {
                 sendSync(r, RmaWire.COMPLETE, 0);
             }
@@ -722,6 +738,16 @@ final class Window implements RmaWindow {
         lock();
         try {
             issueHeldFor(rank);
+        } finally {
+            unlock();
+        }
+        direct.complete(rank);
+        lock();
+        try {
+            if (type == RmaWire.FLUSH && recordsSinceSync[rank] == 0) {
+                return; // only RDMA since the last flush: complete and placed already
+            }
+            recordsSinceSync[rank] = 0;
             expected = doneReceived[rank] + 1;
             sendSync(rank, type, 0);
         } finally {
@@ -779,7 +805,14 @@ final class Window implements RmaWindow {
                 throw syncError("unlockAll without lockAll");
             }
             issueHeld();
+        } finally {
+            unlock();
+        }
+        direct.completeAll();
+        lock();
+        try {
             for (int r = 0; r < size && !memory.allMapped; r++) {
+                recordsSinceSync[r] = 0;
                 expected[r] = doneReceived[r] + 1;
                 sendSync(r, lockNoCheck[r] ? RmaWire.FLUSH : RmaWire.UNLOCK, 0);
             }
@@ -840,9 +873,17 @@ final class Window implements RmaWindow {
         try {
             checkPassive(-1, "flushAll");
             issueHeld();
+        } finally {
+            unlock();
+        }
+        direct.completeAll();
+        lock();
+        try {
             for (int r = 0; r < size && !memory.allMapped; r++) {
-                expected[r] = doneReceived[r] + (locked[r] || lockAll ? 1 : 0);
-                if (locked[r] || lockAll) {
+                boolean needed = (locked[r] || lockAll) && recordsSinceSync[r] > 0;
+                expected[r] = doneReceived[r] + (needed ? 1 : 0);
+                if (needed) {
+                    recordsSinceSync[r] = 0;
                     sendSync(r, RmaWire.FLUSH, 0);
                 }
             }
@@ -865,6 +906,7 @@ final class Window implements RmaWindow {
             unlock();
         }
         awaitReplies(rank);
+        await(() -> direct.outstanding[rank] == 0);
     }
 
     @Override
@@ -879,6 +921,7 @@ final class Window implements RmaWindow {
             unlock();
         }
         awaitReplies(-1);
+        await(direct::idle);
     }
 
     @Override
@@ -908,6 +951,7 @@ final class Window implements RmaWindow {
             unlock();
         }
         awaitReplies(-1);
+        direct.completeAll();
         group.barrier();
         lock();
         try {
@@ -915,6 +959,9 @@ final class Window implements RmaWindow {
             ext.remove(this);
         } finally {
             unlock();
+        }
+        if (rdma != null) {
+            rdma.close();
         }
         memory.close();
         channelArena.close();
