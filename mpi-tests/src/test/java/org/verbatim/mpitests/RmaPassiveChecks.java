@@ -21,7 +21,7 @@ final class RmaPassiveChecks {
     }
 
     void all(String schedule) throws MPIException {
-        for (int flavor = 0; flavor < 2; flavor++) {
+        for (int flavor : new int[] {0, 1, 3}) {
             exclusiveCounter(schedule, flavor);
             contention(schedule, flavor);
             requests(schedule, flavor);

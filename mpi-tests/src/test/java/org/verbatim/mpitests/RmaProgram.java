@@ -44,7 +44,7 @@ public final class RmaProgram {
         RmaProgram t = new RmaProgram(c);
         for (String design : new String[] {"def", "imm-naive", "imm-opt", "imm-ri"}) {
             for (String schedule : new String[] {"true", "false"}) {
-                for (int flavor = 0; flavor < 3; flavor++) {
+                for (int flavor = 0; flavor < 4; flavor++) {
                     int f = flavor;
                     c.run("fence " + design + " schedule=" + schedule + " flavor " + f,
                             () -> t.fenceEpochs(design, schedule, f));
@@ -78,9 +78,16 @@ public final class RmaProgram {
         return info;
     }
 
-    /** Window of {@code ints} ints: 0 created on a direct buffer, 1 allocated, 2 allocated shared. */
+    /**
+     * Window of {@code ints} ints: 0 created on a direct buffer (RDMA where the transport has it
+     * natively), 1 allocated, 2 allocated shared (both loads and stores on one host), 3 created
+     * with RDMA off (everything through two-sided records).
+     */
     Win window(int flavor, int ints, Info info) throws MPIException {
-        if (flavor == 0) {
+        if (flavor == 3) {
+            info.set("verbatim.rma.rdma", "false");
+        }
+        if (flavor == 0 || flavor == 3) {
             IntBuffer b = MPI.newIntBuffer(ints);
             return new Win(b, ints, 1, info, world);
         }
