@@ -3,16 +3,15 @@ package org.verbatim.onesided;
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.ext.Retryable;
-import org.verbatim.spi.Access;
 import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.Endpoint;
-import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.spi.PostStatus;
 
 /**
  * Puts and gets as RDMA writes and reads ({@link RdmaTargets}): the target's CPU takes no part.
- * Origin and result memory must be native (heap memory takes the two-sided path); it is
- * registered for the operation and released at its completion. In a Fence-Imm-RI epoch a put is
+ * Origin and result memory must be native (heap memory takes the two-sided path); as the
+ * rendezvous reads do, the local side is passed as it is (the transport resolves its own local
+ * keys, through its registration cache on verbs). In a Fence-Imm-RI epoch a put is
  * a write with immediate, which the target counts where it lands. Before a synchronisation
  * record tells a target that an epoch's operations are done, {@link #complete} waits for their
  * local completion and, where a completed write is not yet known to be placed, a flush.
@@ -59,8 +58,6 @@ final class DirectOps {
         int t = h.target();
         boolean put = h.kind() == HeldOp.Kind.PUT;
         MemorySegment local = put ? h.origin() : h.result();
-        MemoryRegistration reg = w.ctx.transport(w.world[t]).register(local,
-                put ? Access.LOCAL_WRITE : Access.LOCAL_WRITE);
         boolean imm = immediate(h);
         Endpoint ep = w.ctx.endpoint(w.world[t]);
         long remote = w.rdma.address[t] + h.offset();
@@ -69,7 +66,6 @@ final class DirectOps {
         long[] wr = new long[1];
         wr[0] = w.ctx.dispatch().track((id, status) -> {
             w.ctx.dispatch().untrack(id);
-            reg.close();
             outstanding[t]--;
             if (status != CompletionStatus.OK) {
                 int cls = status == CompletionStatus.REMOTE_ACCESS_ERROR ? ErrorClass.ERR_RMA_RANGE

@@ -28,6 +28,10 @@ final class FenceSync {
             w.unlock();
         }
         w.ext.counters.epochs++;
+        if (w.memory.allMapped) {
+            mappedEverywhere(noPrecede, noSucceed);
+            return;
+        }
         switch (w.fenceDesign) {
             case DEF -> {
                 if (!noPrecede) {
@@ -50,6 +54,30 @@ final class FenceSync {
                     open(false);
                 }
             }
+        }
+        w.lock();
+        try {
+            w.fenceEpoch = !noSucceed;
+            w.opsSinceFence = false;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /**
+     * A window every member maps: every operation is a load, store or atomic made at once (or,
+     * under Fence-Def, at the fence), so every design reduces to one barrier, which both
+     * completes this epoch and opens the next.
+     */
+    private void mappedEverywhere(boolean noPrecede, boolean noSucceed) {
+        w.lock();
+        try {
+            w.issueHeld();
+        } finally {
+            w.unlock();
+        }
+        if (!(noPrecede && noSucceed)) {
+            w.group.barrier();
         }
         w.lock();
         try {

@@ -338,17 +338,24 @@ final class Window implements RmaWindow {
             } else {
                 issueHeldFor(r);
                 issuer.issue(h);
-                channel(r).flush();
+                if (channels[r] != null) {
+                    channels[r].flush();
+                }
             }
-            return h.request() != null ? h.request() : RmaRequest.done(r);
+            return h.request() != null ? h.request() : request ? RmaRequest.done(r) : null;
         } finally {
             unlock();
         }
     }
 
-    /** Whether the scheduler holds an operation now (deferred fence, PSCW, lock epochs). */
+    /**
+     * Whether the scheduler holds an operation now (deferred fence, PSCW, lock epochs). On
+     * memory every member maps, every operation is a load, store or atomic done at once:
+     * nothing to schedule or aggregate, except in Fence-Def, whose operations wait for the
+     * closing fence by design.
+     */
     private boolean holds(boolean request) {
-        if (request) {
+        if (request || (memory.allMapped && !(fenceEpoch && fenceDesign == FenceDesign.DEF))) {
             return false;
         }
         if (fenceEpoch) {

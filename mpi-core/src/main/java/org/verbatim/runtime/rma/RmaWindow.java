@@ -10,7 +10,8 @@ import org.verbatim.runtime.op.OpCode;
  * (displacements against the target's size: ERR_RMA_RANGE; epochs: ERR_RMA_SYNC) and throws
  * {@link org.verbatim.runtime.base.MpiError}. Origin, result and compare memory may be heap or
  * native; it must stay valid until the operation completes locally (the returned request, or the
- * synchronisation call that ends the epoch).
+ * synchronisation call that ends the epoch). The data calls return the operation's request when
+ * {@code requestBased} is set or the operation has a result; otherwise they may return null.
  */
 public interface RmaWindow {
     int FLAVOR_CREATE = 1, FLAVOR_ALLOCATE = 2, FLAVOR_DYNAMIC = 3, FLAVOR_SHARED = 4;
