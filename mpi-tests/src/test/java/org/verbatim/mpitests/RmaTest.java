@@ -26,6 +26,24 @@ class RmaTest {
                 .assertAllPassed(2, 5);
     }
 
+    @Test
+    void profilerCountsOperationsBytesPathsAndEpochs() throws Exception {
+        MpiJob job = MpiJob.run(2, 60, List.of("VERBATIM_CORE_PROFILE=true"), "128m",
+                RmaProfileProgram.class);
+        org.junit.jupiter.api.Assertions.assertEquals(0, job.status(), job::report);
+        String all = job.out() + job.err();
+        for (String expected : new String[] {"RMA operations 6,", "RMA bytes 64 B",
+                "RMA operations direct (load/store) 2,", "RMA epochs 6,"}) {
+            org.junit.jupiter.api.Assertions.assertTrue(all.contains(expected),
+                    () -> "missing '" + expected + "'\n" + job.report());
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "RMA operations as messages (\\d+), .*RMA operations as RDMA (\\d+),").matcher(all);
+        org.junit.jupiter.api.Assertions.assertTrue(m.find(), job::report);
+        org.junit.jupiter.api.Assertions.assertEquals(4, Integer.parseInt(m.group(1))
+                + Integer.parseInt(m.group(2)), job::report);
+    }
+
     /** The onesided module's jar or classes directory. */
     private static boolean isOnesided(String entry) {
         return new File(entry).getName().startsWith("verbatim-onesided")
