@@ -46,6 +46,8 @@ final class Window implements RmaWindow {
     final Issuer issuer;
     final TargetSide target;
     final FenceSync fence;
+    private final Pscw pscw;
+    private final PassiveTarget passive;
 
     // origin side: replies awaited, by token
     final Map<Integer, RmaRequest> awaiting = new HashMap<>();
@@ -64,13 +66,8 @@ final class Window implements RmaWindow {
     boolean fenceEpoch;
     /** Operations issued or held since the last fence. */
     boolean opsSinceFence;
-    private int[] accessGroup;
-    private final boolean[] inAccessGroup;
-    private int[] exposureGroup;
     final boolean[] locked;
-    private final boolean[] lockNoCheck;
-    private final boolean[] lockExclusive;
-    private boolean lockAll;
+    boolean lockAll;
     /** Operations held by the scheduler until the synchronisation call. */
     final List<HeldOp> held = new ArrayList<>();
     private boolean freed;
@@ -100,14 +97,13 @@ final class Window implements RmaWindow {
         this.doneReceived = new int[size];
         this.recordsSinceSync = new int[size];
         this.granted = new boolean[size];
-        this.inAccessGroup = new boolean[size];
         this.locked = new boolean[size];
-        this.lockNoCheck = new boolean[size];
-        this.lockExclusive = new boolean[size];
         this.direct = new DirectOps(this);
         this.issuer = new Issuer(this);
         this.target = new TargetSide(this);
         this.fence = new FenceSync(this);
+        this.pscw = new Pscw(this);
+        this.passive = new PassiveTarget(this);
     }
 
     // ------------------------------------------------------------------ plumbing
@@ -209,7 +205,7 @@ final class Window implements RmaWindow {
         return new MpiError(ErrorClass.ERR_RMA_SYNC, why);
     }
 
-    private void raiseDeferred() {
+    void raiseDeferred() {
         int e = deferredError;
         if (e != 0) {
             deferredError = 0;
@@ -382,7 +378,7 @@ final class Window implements RmaWindow {
     }
 
     private boolean accessAllowed(int r) {
-        return fenceEpoch || inAccessGroup[r] || locked[r] || lockAll;
+        return fenceEpoch || pscw.accessTo(r) || locked[r] || lockAll;
     }
 
     /** Issues the held operations (all of them, reordered) under the lock. */
@@ -461,7 +457,7 @@ final class Window implements RmaWindow {
         checkLive();
         lock();
         try {
-            if (accessGroup != null || exposureGroup != null || lockAll || anyLocked()) {
+            if (pscw.open() || lockAll || anyLocked()) {
                 throw syncError("fence inside a PSCW or lock epoch");
             }
         } finally {
@@ -471,7 +467,7 @@ final class Window implements RmaWindow {
         raiseDeferred();
     }
 
-    private boolean anyLocked() {
+    boolean anyLocked() {
         for (boolean b : locked) {
             if (b) {
                 return true;
@@ -481,7 +477,7 @@ final class Window implements RmaWindow {
     }
 
     /** Ends a fence epoch that had no operations, for a PSCW or lock epoch to begin. */
-    private void leaveIdleFence(String call) {
+    void leaveIdleFence(String call) {
         if (fenceEpoch) {
             if (opsSinceFence || !held.isEmpty()) {
                 throw syncError(call + " while the fence epoch has operations (close it with "
@@ -495,440 +491,69 @@ final class Window implements RmaWindow {
 
     @Override
     public void start(int[] ranks, int assertion) {
-        checkLive();
-        lock();
-        try {
-            if (accessGroup != null) {
-                throw syncError("start while an access epoch is open");
-            }
-            leaveIdleFence("start");
-            accessGroup = ranks.clone();
-            for (int r : ranks) {
-                inAccessGroup[r] = true;
-            }
-        } finally {
-            unlock();
-        }
-        if ((assertion & OneSidedExtension.MODE_NOCHECK) == 0) {
-            await(() -> {
-                for (int r : ranks) {
-                    if (target.posts[r] == 0) {
-                        return false;
-                    }
-                }
-                return true;
-            });
-        }
-        lock();
-        try {
-            if ((assertion & OneSidedExtension.MODE_NOCHECK) == 0) {
-                for (int r : ranks) {
-                    target.posts[r]--;
-                }
-            }
-        } finally {
-            unlock();
-        }
-        ext.counters.epochs++;
+        pscw.start(ranks, assertion);
     }
 
     @Override
     public void complete() {
-        checkLive();
-        int[] ranks;
-        lock();
-        try {
-            if (accessGroup == null) {
-                throw syncError("complete without start");
-            }
-            ranks = accessGroup;
-            issueHeld();
-        } finally {
-            unlock();
-        }
-        for (int r : ranks) {
-            direct.complete(r);
-        }
-        lock();
-        try {
-            for (int r : ranks) {
-                sendSync(r, RmaWire.COMPLETE, 0);
-            }
-            accessGroup = null;
-            for (int r : ranks) {
-                inAccessGroup[r] = false;
-            }
-        } finally {
-            unlock();
-        }
-        awaitReplies(-1);
-        raiseDeferred();
+        pscw.complete();
     }
 
     @Override
     public void post(int[] ranks, int assertion) {
-        checkLive();
-        lock();
-        try {
-            if (exposureGroup != null) {
-                throw syncError("post while an exposure epoch is open");
-            }
-            leaveIdleFence("post");
-            exposureGroup = ranks.clone();
-            for (int r : ranks) {
-                sendSync(r, RmaWire.POST, 0);
-            }
-        } finally {
-            unlock();
-        }
+        pscw.post(ranks, assertion);
     }
 
     @Override
     public void waitFor() {
-        checkLive();
-        int[] ranks;
-        lock();
-        try {
-            if (exposureGroup == null) {
-                throw syncError("wait without post");
-            }
-            ranks = exposureGroup;
-        } finally {
-            unlock();
-        }
-        await(() -> completesArrived(ranks));
-        lock();
-        try {
-            endExposure(ranks);
-        } finally {
-            unlock();
-        }
+        pscw.waitFor();
     }
 
     @Override
     public boolean test() {
-        checkLive();
-        int[] ranks;
-        lock();
-        try {
-            if (exposureGroup == null) {
-                throw syncError("test without post");
-            }
-            ranks = exposureGroup;
-        } finally {
-            unlock();
-        }
-        ctx.progress();
-        lock();
-        try {
-            if (!completesArrived(ranks)) {
-                return false;
-            }
-            endExposure(ranks);
-            return true;
-        } finally {
-            unlock();
-        }
-    }
-
-    private boolean completesArrived(int[] ranks) {
-        for (int r : ranks) {
-            if (target.completes[r] == 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void endExposure(int[] ranks) {
-        for (int r : ranks) {
-            target.completes[r]--;
-        }
-        exposureGroup = null;
+        return pscw.test();
     }
 
     // ------------------------------------------------------------------ passive target
 
     @Override
     public void lock(boolean exclusive, int rank, int assertion) {
-        checkLive();
-        boolean nocheck = (assertion & OneSidedExtension.MODE_NOCHECK) != 0;
-        lock();
-        try {
-            if (locked[rank] || lockAll) {
-                throw syncError("rank " + rank + " is locked already");
-            }
-            leaveIdleFence("lock");
-            locked[rank] = true;
-            lockNoCheck[rank] = nocheck;
-            lockExclusive[rank] = exclusive;
-            if (!nocheck && !memory.allMapped) {
-                granted[rank] = false;
-                sendSync(rank, RmaWire.LOCK, exclusive ? RmaWire.LOCK_EXCLUSIVE : 0);
-            }
-        } finally {
-            unlock();
-        }
-        if (!nocheck) {
-            if (memory.allMapped) {
-                acquireMapped(rank, exclusive);
-            } else {
-                await(() -> granted[rank]);
-            }
-        }
-        ext.counters.epochs++;
+        passive.lock(exclusive, rank, assertion);
     }
 
     @Override
     public void unlock(int rank) {
-        checkLive();
-        lock();
-        try {
-            if (!locked[rank] || lockAll) {
-                throw syncError("unlock of rank " + rank + " without lock");
-            }
-        } finally {
-            unlock();
-        }
-        closeAtTarget(rank, lockNoCheck[rank] ? RmaWire.FLUSH : RmaWire.UNLOCK);
-        lock();
-        try {
-            locked[rank] = false;
-        } finally {
-            unlock();
-        }
-        raiseDeferred();
-    }
-
-    /** The lock word of {@code rank}'s mapped memory, by CPU atomics (the target does nothing). */
-    private void acquireMapped(int rank, boolean exclusive) {
-        MemorySegment c = memory.control[rank];
-        if (exclusive) {
-            SharedControl.announceWriter(c);
-            await(() -> SharedControl.tryExclusive(c));
-        } else {
-            await(() -> SharedControl.tryShared(c));
-        }
-    }
-
-    private void releaseMapped(int rank) {
-        VarHandle.fullFence();
-        if (!lockNoCheck[rank]) {
-            if (lockExclusive[rank]) {
-                SharedControl.releaseExclusive(memory.control[rank]);
-            } else {
-                SharedControl.releaseShared(memory.control[rank]);
-            }
-        }
-    }
-
-    /**
-     * Issues what is held for {@code rank}, sends {@code type}, waits for its DONE and replies.
-     * On memory every member maps every operation is complete once issued: no message.
-     */
-    private void closeAtTarget(int rank, int type) {
-        if (memory.allMapped) {
-            lock();
-            try {
-                issueHeldFor(rank);
-            } finally {
-                unlock();
-            }
-            if (type == RmaWire.UNLOCK) {
-                releaseMapped(rank);
-            } else {
-                VarHandle.fullFence();
-            }
-            return;
-        }
-        int expected;
-        lock();
-        try {
-            issueHeldFor(rank);
-        } finally {
-            unlock();
-        }
-        direct.complete(rank);
-        lock();
-        try {
-            if (type == RmaWire.FLUSH && recordsSinceSync[rank] == 0) {
-                return; // only RDMA since the last flush: complete and placed already
-            }
-            recordsSinceSync[rank] = 0;
-            expected = doneReceived[rank] + 1;
-            sendSync(rank, type, 0);
-        } finally {
-            unlock();
-        }
-        await(() -> doneReceived[rank] >= expected && outstanding[rank] == 0);
+        passive.unlock(rank);
     }
 
     @Override
     public void lockAll(int assertion) {
-        checkLive();
-        boolean nocheck = (assertion & OneSidedExtension.MODE_NOCHECK) != 0;
-        lock();
-        try {
-            if (lockAll || anyLocked()) {
-                throw syncError("lockAll while a lock is held");
-            }
-            leaveIdleFence("lockAll");
-            lockAll = true;
-            for (int r = 0; r < size; r++) {
-                lockNoCheck[r] = nocheck;
-                lockExclusive[r] = false;
-                if (!nocheck && !memory.allMapped) {
-                    granted[r] = false;
-                    sendSync(r, RmaWire.LOCK, 0);
-                }
-            }
-        } finally {
-            unlock();
-        }
-        if (!nocheck && memory.allMapped) {
-            for (int r = 0; r < size; r++) {
-                acquireMapped(r, false);
-            }
-        } else if (!nocheck) {
-            await(() -> {
-                for (boolean g : granted) {
-                    if (!g) {
-                        return false;
-                    }
-                }
-                return true;
-            });
-        }
-        ext.counters.epochs++;
+        passive.lockAll(assertion);
     }
 
     @Override
     public void unlockAll() {
-        checkLive();
-        int[] expected = new int[size];
-        lock();
-        try {
-            if (!lockAll) {
-                throw syncError("unlockAll without lockAll");
-            }
-            issueHeld();
-        } finally {
-            unlock();
-        }
-        direct.completeAll();
-        lock();
-        try {
-            for (int r = 0; r < size && !memory.allMapped; r++) {
-                recordsSinceSync[r] = 0;
-                expected[r] = doneReceived[r] + 1;
-                sendSync(r, lockNoCheck[r] ? RmaWire.FLUSH : RmaWire.UNLOCK, 0);
-            }
-        } finally {
-            unlock();
-        }
-        if (memory.allMapped) {
-            for (int r = 0; r < size; r++) {
-                releaseMapped(r);
-            }
-        } else {
-            awaitDone(expected);
-        }
-        lock();
-        try {
-            lockAll = false;
-        } finally {
-            unlock();
-        }
-        raiseDeferred();
-    }
-
-    private void awaitDone(int[] expected) {
-        await(() -> {
-            for (int r = 0; r < size; r++) {
-                if (doneReceived[r] < expected[r] || outstanding[r] != 0) {
-                    return false;
-                }
-            }
-            return true;
-        });
-    }
-
-    private void checkPassive(int rank, String call) {
-        if (rank >= 0 ? !(locked[rank] || lockAll) : !(lockAll || anyLocked())) {
-            throw syncError(call + " outside a passive-target epoch");
-        }
+        passive.unlockAll();
     }
 
     @Override
     public void flush(int rank) {
-        checkLive();
-        lock();
-        try {
-            checkPassive(rank, "flush");
-        } finally {
-            unlock();
-        }
-        closeAtTarget(rank, RmaWire.FLUSH);
-        raiseDeferred();
+        passive.flush(rank);
     }
 
     @Override
     public void flushAll() {
-        checkLive();
-        int[] expected = new int[size];
-        lock();
-        try {
-            checkPassive(-1, "flushAll");
-            issueHeld();
-        } finally {
-            unlock();
-        }
-        direct.completeAll();
-        lock();
-        try {
-            for (int r = 0; r < size && !memory.allMapped; r++) {
-                boolean needed = (locked[r] || lockAll) && recordsSinceSync[r] > 0;
-                expected[r] = doneReceived[r] + (needed ? 1 : 0);
-                if (needed) {
-                    recordsSinceSync[r] = 0;
-                    sendSync(r, RmaWire.FLUSH, 0);
-                }
-            }
-        } finally {
-            unlock();
-        }
-        awaitDone(expected);
-        raiseDeferred();
+        passive.flushAll();
     }
 
     @Override
     public void flushLocal(int rank) {
-        checkLive();
-        lock();
-        try {
-            checkPassive(rank, "flushLocal");
-            issueHeldFor(rank);
-            channel(rank).flush();
-        } finally {
-            unlock();
-        }
-        awaitReplies(rank);
-        await(() -> direct.outstanding[rank] == 0);
+        passive.flushLocal(rank);
     }
 
     @Override
     public void flushLocalAll() {
-        checkLive();
-        lock();
-        try {
-            checkPassive(-1, "flushLocalAll");
-            issueHeld();
-            flushChannels();
-        } finally {
-            unlock();
-        }
-        awaitReplies(-1);
-        await(direct::idle);
+        passive.flushLocalAll();
     }
 
     @Override
@@ -939,7 +564,7 @@ final class Window implements RmaWindow {
 
     // ------------------------------------------------------------------ free
 
-    private void checkLive() {
+    void checkLive() {
         if (freed) {
             throw new MpiError(ErrorClass.ERR_WIN, "the window has been freed");
         }
@@ -950,8 +575,8 @@ final class Window implements RmaWindow {
         checkLive();
         lock();
         try {
-            if (accessGroup != null || exposureGroup != null || lockAll || anyLocked()
-                    || !held.isEmpty() || (fenceEpoch && opsSinceFence)) {
+            if (pscw.open() || lockAll || anyLocked() || !held.isEmpty()
+                    || (fenceEpoch && opsSinceFence)) {
                 throw syncError("free while an epoch is open");
             }
         } finally {

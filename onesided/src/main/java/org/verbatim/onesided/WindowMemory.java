@@ -92,6 +92,7 @@ final class WindowMemory implements AutoCloseable {
         m.mapped[me] = local;
         m.control[me] = control;
         m.segments.addAll(owned);
+        int unshared = 0;
         for (int r = 0; r < p; r++) {
             if (r == me) {
                 continue;
@@ -102,10 +103,17 @@ final class WindowMemory implements AutoCloseable {
                 m.segments.add(s);
                 m.control[r] = s.memory().asSlice(0, SharedControl.BYTES);
                 m.mapped[r] = s.memory().asSlice(SharedControl.BYTES, m.sizes[r]);
-            } else if (shared) {
+            } else {
+                unshared++;
+            }
+        }
+        if (shared) {
+            int[] total = {unshared};
+            group.allreduceSum(total); // every member learns it, so all of them refuse
+            if (total[0] > 0) {
                 m.close();
-                throw new MpiError(ErrorClass.ERR_RMA_SHARED, "rank " + r + " of the window "
-                        + "cannot share memory with rank " + me + " (not on the same host, or no "
+                throw new MpiError(ErrorClass.ERR_RMA_SHARED, total[0] + " pairs of the window's "
+                        + "members cannot share memory (not on the same host, or no "
                         + "shared-memory transport)");
             }
         }
