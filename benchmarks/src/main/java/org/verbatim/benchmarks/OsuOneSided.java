@@ -12,10 +12,16 @@ import mpi.Win;
  * osu_get_bw, osu_acc_latency, osu_fop_latency and osu_cas_latency: rank 0 is the origin, rank 1
  * the target.
  * <pre>
- *   OsuOneSided [put-latency|get-latency|put-bw|get-bw|acc-latency|fop-latency|cas-latency]
- *               [--sync lock|flush|fence|pscw] [--win create|allocate] [--min B] [--max B]
- *               [--iterations N] [--window N]
+ *   OsuOneSided [put-latency|get-latency|put-bw|get-bw|put-get-bw|acc-latency|fop-latency|
+ *                cas-latency] [--sync lock|flush|fence|pscw] [--win create|allocate]
+ *               [--min B] [--max B] [--iterations N] [--window N] [--schedule true|false]
+ *               [--aggregate true|false] [--rdma true|false]
  * </pre>
+ * {@code put-get-bw} is the scheduling paper's throughput test: per epoch {@code --window}/2 puts
+ * and then as many gets (of another range), bytes of both counted; {@code --schedule} and
+ * {@code --aggregate} set the window's {@code verbatim.rma.schedule} and {@code aggregate}, so
+ * one run with each shows what reordering and aggregation do; {@code --rdma false} sends puts and
+ * gets of a created window as two-sided records (where aggregation applies).
  * Epochs: {@code lock} locks and unlocks (shared) around every operation, {@code flush} locks
  * once and flushes after every operation, {@code fence} and {@code pscw} open and close an active
  * epoch per operation (per window of operations for the bandwidth tests). Latency is per
@@ -32,6 +38,9 @@ public final class OsuOneSided {
     private final int iterations;
     private final int window;
     private final int rank;
+    private final String schedule;
+    private final String aggregate;
+    private final String rdma;
     private Win win;
 
     private OsuOneSided(String[] args) throws MPIException {
@@ -42,6 +51,9 @@ public final class OsuOneSided {
         int hi = 1 << 22;
         int it = 2000;
         int wnd = 64;
+        String sched = null;
+        String aggr = null;
+        String rd = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--sync" -> s = args[++i];
@@ -50,6 +62,9 @@ public final class OsuOneSided {
                 case "--max" -> hi = OsuOptions.size(args[++i]);
                 case "--iterations" -> it = Integer.parseInt(args[++i]);
                 case "--window" -> wnd = Integer.parseInt(args[++i]);
+                case "--schedule" -> sched = args[++i];
+                case "--aggregate" -> aggr = args[++i];
+                case "--rdma" -> rd = args[++i];
                 default -> t = args[i];
             }
         }
@@ -59,7 +74,10 @@ public final class OsuOneSided {
         this.min = t.startsWith("fop") || t.startsWith("cas") ? 8 : lo;
         this.max = t.startsWith("fop") || t.startsWith("cas") ? 8 : hi;
         this.iterations = it;
-        this.window = wnd;
+        this.window = t.equals("put-get-bw") && wnd == 64 ? 32 : wnd;
+        this.schedule = sched;
+        this.aggregate = aggr;
+        this.rdma = rd;
         this.rank = MPI.COMM_WORLD.getRank();
     }
 
@@ -78,16 +96,28 @@ public final class OsuOneSided {
         ByteBuffer origin = MPI.newByteBuffer(max);
         ByteBuffer result = MPI.newByteBuffer(max);
         ByteBuffer compare = MPI.newByteBuffer(8);
+        Info info = new Info();
+        if (schedule != null) {
+            info.set("verbatim.rma.schedule", schedule);
+        }
+        if (aggregate != null) {
+            info.set("verbatim.rma.aggregate", aggregate);
+        }
+        if (rdma != null) {
+            info.set("verbatim.rma.rdma", rdma);
+        }
         if (allocate) {
-            win = Win.allocate(max, 1, new Info(), MPI.COMM_WORLD);
+            win = Win.allocate(2L * max, 1, info, MPI.COMM_WORLD);
         } else {
-            win = new Win(MPI.newByteBuffer(max), max, 1, new Info(), MPI.COMM_WORLD);
+            win = new Win(MPI.newByteBuffer(2 * max), 2 * max, 1, info, MPI.COMM_WORLD);
         }
         boolean bw = test.endsWith("-bw");
         if (rank == 0) {
             System.out.println("# OSU-style one-sided " + test + " (Verbatim benchmarks), sync "
-                    + sync + ", window " + (allocate ? "allocated" : "created") + " ("
-                    + Osu.bindings() + ")");
+                    + sync + ", window " + (allocate ? "allocated" : "created") + ", schedule "
+                    + (schedule == null ? "default" : schedule) + ", aggregate "
+                    + (aggregate == null ? "default" : aggregate) + ", rdma "
+                    + (rdma == null ? "default" : rdma) + " (" + Osu.bindings() + ")");
             System.out.printf("%-10s%20s%n", "# Size", bw ? "Bandwidth (MB/s)" : "Latency (us)");
         }
         Group target = MPI.COMM_WORLD.getGroup().incl(new int[] {1 - rank});
@@ -163,6 +193,15 @@ public final class OsuOneSided {
 
     private void ops(int size, int n, ByteBuffer origin, ByteBuffer result, ByteBuffer compare)
             throws MPIException {
+        if (test.equals("put-get-bw")) {
+            for (int i = 0; i < n / 2; i++) {
+                win.put(origin, size, MPI.BYTE, 1, 0, size, MPI.BYTE);
+            }
+            for (int i = 0; i < n - n / 2; i++) {
+                win.get(result, size, MPI.BYTE, 1, max, size, MPI.BYTE);
+            }
+            return;
+        }
         for (int i = 0; i < n; i++) {
             switch (test) {
                 case "get-latency", "get-bw" -> win.get(result, size, MPI.BYTE, 1, 0, size, MPI.BYTE);
