@@ -80,12 +80,14 @@ public final class RmaProgram {
 
     /**
      * Window of {@code ints} ints: 0 created on a direct buffer (RDMA where the transport has it
-     * natively), 1 allocated, 2 allocated shared (both loads and stores on one host), 3 created
-     * with RDMA off (everything through two-sided records).
+     * natively, at every size), 1 allocated, 2 allocated shared (both loads and stores on one
+     * host), 3 created with RDMA off (everything through two-sided records).
      */
     Win window(int flavor, int ints, Info info) throws MPIException {
         if (flavor == 3) {
             info.set("verbatim.rma.rdma", "false");
+        } else if (flavor == 0 && !info.isNull()) {
+            info.set("verbatim.rma.rdma-threshold", "0");
         }
         if (flavor == 0 || flavor == 3) {
             IntBuffer b = MPI.newIntBuffer(ints);

@@ -18,9 +18,10 @@ import org.verbatim.runtime.base.MpiError;
  * @param aggregateLimit largest operation (bytes of data) that is aggregated
  * @param directShared puts and gets to windows mapped here are loads and stores
  * @param rdma puts and gets to members reached by native RDMA are RDMA writes and reads
+ * @param rdmaThreshold smallest put or get (bytes) that goes by RDMA; smaller ones are records
  */
 record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long aggregateLimit,
-                   boolean directShared, boolean rdma) {
+                   boolean directShared, boolean rdma, long rdmaThreshold) {
     static final Setting FENCE = new Setting("verbatim.rma.fence", "auto",
             "Fence design: def (deferred, two-sided), imm-naive (immediate, finish messages, "
                     + "flag messages), imm-opt (immediate, finish messages, barrier), imm-ri "
@@ -42,12 +43,16 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
             "Puts and gets of native memory to window members reached by native RDMA (shm's "
                     + "cross-memory attach, verbs) are RDMA writes and reads.");
 
+    static final Setting RDMA_THRESHOLD = new Setting("verbatim.rma.rdma-threshold", "8k",
+            "Smallest put or get (bytes) that goes by RDMA; smaller ones travel as two-sided "
+                    + "records (on shm a cross-memory-attach call costs more than a message).");
+
     static RmaSettings from(Map<String, String> config) {
         try {
             return new RmaSettings(FenceDesign.parse(FENCE.get(config)),
                     SCHEDULE.getBoolean(config), AGGREGATE.getBoolean(config),
                     AGGREGATE_LIMIT.getSize(config), DIRECT_SHARED.getBoolean(config),
-                    RDMA.getBoolean(config));
+                    RDMA.getBoolean(config), RDMA_THRESHOLD.getSize(config));
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
         }
@@ -69,6 +74,7 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
         merged.put(AGGREGATE_LIMIT.name(), Long.toString(aggregateLimit));
         merged.put(DIRECT_SHARED.name(), Boolean.toString(directShared));
         merged.put(RDMA.name(), Boolean.toString(rdma));
+        merged.put(RDMA_THRESHOLD.name(), Long.toString(rdmaThreshold));
         for (Setting st : new Provider().settings()) {
             String v = info.get(st.name());
             if (v != null) {
@@ -87,7 +93,8 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
 
         @Override
         public List<Setting> settings() {
-            return List.of(FENCE, SCHEDULE, AGGREGATE, AGGREGATE_LIMIT, DIRECT_SHARED, RDMA);
+            return List.of(FENCE, SCHEDULE, AGGREGATE, AGGREGATE_LIMIT, DIRECT_SHARED, RDMA,
+                    RDMA_THRESHOLD);
         }
     }
 }
