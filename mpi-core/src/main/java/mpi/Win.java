@@ -274,6 +274,12 @@ public final class Win implements Freeable {
 
     // ------------------------------------------------------------------ communication
 
+    /**
+     * MPI_Put: {@code orgCount} x {@code orgType} from {@code origin} (a direct buffer) to {@code
+     * targetRank}'s window at {@code targetDisp} target units. Complete at the origin, and at the
+     * target, when the epoch's synchronisation call returns; outside an epoch ERR_RMA_SYNC,
+     * outside the target's window ERR_RMA_RANGE (nothing written).
+     */
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                     int targetCount, Datatype targetType) throws MPIException {
         ops().put("MPI_Put", WinArgs.direct(origin), orgCount, orgType, targetRank, targetDisp,
@@ -287,6 +293,10 @@ public final class Win implements Freeable {
                 targetType, false);
     }
 
+    /**
+     * MPI_Get: the target's data into {@code origin}, there once the epoch's synchronisation call
+     * (or a flush) returns.
+     */
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                     int targetCount, Datatype targetType) throws MPIException {
         ops().get("MPI_Get", WinArgs.direct(origin), orgCount, orgType, targetRank, targetDisp,
@@ -299,6 +309,11 @@ public final class Win implements Freeable {
                 targetType, false);
     }
 
+    /**
+     * MPI_Accumulate with a predefined operation (REPLACE and NO_OP included): element-atomic
+     * against every other accumulate to the same location, and ordered with this origin's other
+     * accumulates to it.
+     */
     public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank,
                            int targetDisp, int targetCount, Datatype targetType, Op op)
             throws MPIException {
@@ -313,6 +328,10 @@ public final class Win implements Freeable {
                 targetCount, targetType, op, false);
     }
 
+    /**
+     * MPI_Get_accumulate: the target's data before the operation into {@code resultAddr},
+     * atomically with the update; with NO_OP {@code origin} may be null.
+     */
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr,
                               int resultCount, Datatype resultType, int targetRank,
                               int targetDisp, int targetCount, Datatype targetType, Op op)
@@ -330,6 +349,7 @@ public final class Win implements Freeable {
                 resultType, targetRank, targetDisp, targetCount, targetType, op, false);
     }
 
+    /** MPI_Fetch_and_op: getAccumulate of one element. */
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank,
                            int targetDisp, Op op) throws MPIException {
         ops().getAccumulate("MPI_Fetch_and_op", WinArgs.directOrNull(origin, op), 1, dataType,
@@ -343,6 +363,10 @@ public final class Win implements Freeable {
                 targetRank, targetDisp, 1, dataType, op, false);
     }
 
+    /**
+     * MPI_Compare_and_swap on one element of an integer, byte, char or boolean type: the target's
+     * value into {@code resultAddr}; {@code origin} replaces it if it equals {@code compareAddr}.
+     */
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr,
                                Datatype targetType, int targetRank, int targetDisp)
             throws MPIException {
@@ -356,6 +380,10 @@ public final class Win implements Freeable {
         ops().compareAndSwap(origin, compare, result, targetType, targetRank, targetDisp);
     }
 
+    /**
+     * MPI_Rput: put with a request that completes when {@code origin_addr} may be reused; only
+     * inside lock or lockAll epochs.
+     */
     public final Request rPut(Buffer origin_addr, int origin_count, Datatype origin_datatype,
                               int target_rank, int target_disp, int target_count,
                               Datatype target_datatype) throws MPIException {
@@ -370,6 +398,10 @@ public final class Win implements Freeable {
                 targetCount, targetType, true);
     }
 
+    /**
+     * MPI_Rget: get with a request that completes when the data is in {@code origin}; only inside
+     * lock or lockAll epochs.
+     */
     public final Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank,
                               int targetDisp, int targetCount, Datatype targetType)
             throws MPIException {
@@ -384,6 +416,7 @@ public final class Win implements Freeable {
                 targetCount, targetType, true);
     }
 
+    /** MPI_Raccumulate; only inside lock or lockAll epochs. */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank,
                                int targetDisp, int targetCount, Datatype targetType, Op op)
             throws MPIException {
@@ -398,6 +431,7 @@ public final class Win implements Freeable {
                 targetDisp, targetCount, targetType, op, true);
     }
 
+    /** MPI_Rget_accumulate; only inside lock or lockAll epochs. */
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType,
                                   Buffer resultAddr, int resultCount, Datatype resultType,
                                   int targetRank, int targetDisp, int targetCount,
@@ -432,35 +466,56 @@ public final class Win implements Freeable {
 
     // ------------------------------------------------------------------ synchronisation
 
+    /**
+     * MPI_Win_fence (collective): completes the epoch before it and opens the next; MODE_NOPRECEDE
+     * and MODE_NOSUCCEED skip those halves. The design is {@code verbatim.rma.fence}
+     * (docs/configuration.md).
+     */
     public void fence(int assertion) throws MPIException {
         run("MPI_Win_fence", () -> impl("MPI_Win_fence").fence(
                 WinArgs.assertion(assertion, MPI.MODE_NOSTORE | MPI.MODE_NOPUT
                         | MPI.MODE_NOPRECEDE | MPI.MODE_NOSUCCEED)));
     }
 
+    /**
+     * MPI_Win_start: opens an access epoch to {@code group}; waits for their posts unless
+     * MODE_NOCHECK.
+     */
     public void start(Group group, int assertion) throws MPIException {
         run("MPI_Win_start", () -> impl("MPI_Win_start").start(ranksOf(group),
                 WinArgs.assertion(assertion, MPI.MODE_NOCHECK)));
     }
 
+    /**
+     * MPI_Win_complete: ends the access epoch; the operations are complete at the targets when
+     * they see it.
+     */
     public void complete() throws MPIException {
         run("MPI_Win_complete", () -> impl("MPI_Win_complete").complete());
     }
 
+    /** MPI_Win_post: opens an exposure epoch to the origins in {@code group}. */
     public void post(Group group, int assertion) throws MPIException {
         run("MPI_Win_post", () -> impl("MPI_Win_post").post(ranksOf(group),
                 WinArgs.assertion(assertion, MPI.MODE_NOCHECK | MPI.MODE_NOSTORE
                         | MPI.MODE_NOPUT)));
     }
 
+    /** MPI_Win_wait: waits until every origin of the exposure epoch has completed. */
     public void waitFor() throws MPIException {
         run("MPI_Win_wait", () -> impl("MPI_Win_wait").waitFor());
     }
 
+    /** MPI_Win_test: waitFor that does not wait; true when the exposure epoch ended. */
     public boolean test() throws MPIException {
         return wrap("MPI_Win_test", () -> impl("MPI_Win_test").test());
     }
 
+    /**
+     * MPI_Win_lock: a passive-target epoch on {@code rank}. Windows allocated on one host take the
+     * lock by CPU atomics; others by messages the target answers when it makes progress. A waiting
+     * exclusive request holds back later shared ones.
+     */
     public void lock(int lockType, int rank, int assertion) throws MPIException {
         run("MPI_Win_lock", () -> {
             RmaWindow w = impl("MPI_Win_lock");
@@ -474,6 +529,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_unlock: the epoch's operations are complete at the target when it returns. */
     public void unlock(int rank) throws MPIException {
         run("MPI_Win_unlock", () -> {
             RmaWindow w = impl("MPI_Win_unlock");
@@ -482,19 +538,28 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_lock_all: a shared lock on every member. */
     public void lockAll(int assertion) throws MPIException {
         run("MPI_Win_lock_all", () -> impl("MPI_Win_lock_all").lockAll(
                 WinArgs.assertion(assertion, MPI.MODE_NOCHECK)));
     }
 
+    /** MPI_Win_unlock_all. */
     public void unlockAll() throws MPIException {
         run("MPI_Win_unlock_all", () -> impl("MPI_Win_unlock_all").unlockAll());
     }
 
+    /**
+     * MPI_Win_sync: a full memory fence (windows are unified: public and private copies are one).
+     */
     public void sync() throws MPIException {
         run("MPI_Win_sync", () -> impl("MPI_Win_sync").sync());
     }
 
+    /**
+     * MPI_Win_flush: this origin's operations to {@code targetRank} are complete there when it
+     * returns.
+     */
     public void flush(int targetRank) throws MPIException {
         run("MPI_Win_flush", () -> {
             RmaWindow w = impl("MPI_Win_flush");
@@ -503,10 +568,15 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_flush_all. */
     public void flushAll() throws MPIException {
         run("MPI_Win_flush_all", () -> impl("MPI_Win_flush_all").flushAll());
     }
 
+    /**
+     * MPI_Win_flush_local: this origin's buffers of operations to {@code targetRank} may be reused
+     * (gets have their data).
+     */
     public void flushLocal(int targetRank) throws MPIException {
         run("MPI_Win_flush_local", () -> {
             RmaWindow w = impl("MPI_Win_flush_local");
@@ -515,6 +585,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_flush_local_all. */
     public void flushLocalAll() throws MPIException {
         run("MPI_Win_flush_local_all", () -> impl("MPI_Win_flush_local_all").flushLocalAll());
     }
