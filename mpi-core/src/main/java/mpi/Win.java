@@ -67,7 +67,8 @@ public final class Win implements Freeable {
     }
 
     /**
-     * MPI_Win_allocate ({@link #FLAVOR_PRIVATE}) or MPI_Win_allocate_shared ({@link #FLAVOR_SHARED});
+     * MPI_Win_allocate ({@link #FLAVOR_PRIVATE}) or MPI_Win_allocate_shared
+     * ({@link #FLAVOR_SHARED});
      * size and dispUnit in elements of {@code base}'s type. Open MPI's bindings lose the memory;
      * here {@link #getBase()} gives it back.
      */
