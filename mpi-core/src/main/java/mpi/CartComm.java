@@ -11,6 +11,7 @@ public final class CartComm extends Intracomm {
         this.topo = topo;
     }
 
+    /** A duplicate of this Cartesian communicator ({@link #dup}). */
     @Override
     public CartComm clone() {
         try {
@@ -20,6 +21,7 @@ public final class CartComm extends Intracomm {
         }
     }
 
+    /** Duplicates this communicator with its Cartesian topology (MPI_Comm_dup). */
     @Override
     public CartComm dup() throws MPIException {
         MPI.check();
@@ -37,6 +39,7 @@ public final class CartComm extends Intracomm {
         return c;
     }
 
+    /** As {@link #dup}, with {@code info} attached (MPI_Comm_dup_with_info). */
     @Override
     public CartComm dupWithInfo(Info info) throws MPIException {
         CartComm c = dup();

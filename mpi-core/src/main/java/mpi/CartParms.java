@@ -17,14 +17,17 @@ public final class CartParms {
         return dims.length;
     }
 
+    /** The number of processes along dimension {@code i}. */
     public int getDim(int i) {
         return dims[i];
     }
 
+    /** True if dimension {@code i} is periodic (wraps around). */
     public boolean getPeriod(int i) {
         return periods[i];
     }
 
+    /** This process's coordinate in dimension {@code i}. */
     public int getCoord(int i) {
         return coords[i];
     }

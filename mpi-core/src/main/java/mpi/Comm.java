@@ -206,6 +206,9 @@ public class Comm implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ basics
 
+    /**
+     * A duplicate of this communicator ({@link #dup}), as {@link Object#clone} is expected to give.
+     */
     public Comm clone() {
         try {
             return dup();
@@ -214,6 +217,10 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /**
+     * A new communicator with the same group and its own context, so its messages never match this
+     * one's (MPI_Comm_dup). Collective.
+     */
     public Comm dup() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_dup");
@@ -242,18 +249,24 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** The number of processes in the communicator (MPI_Comm_size). */
     public final int getSize() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_size");
         return world.length;
     }
 
+    /** This process's rank in the communicator, from 0 to size - 1 (MPI_Comm_rank). */
     public final int getRank() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_rank");
         return rank;
     }
 
+    /**
+     * Compares two communicators: {@link MPI#IDENT}, {@link MPI#CONGRUENT}, {@link MPI#SIMILAR} or
+     * {@link MPI#UNEQUAL} (MPI_Comm_compare).
+     */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
         MPI.check();
         comm1.checkUsable("MPI_Comm_compare");
@@ -271,6 +284,7 @@ public class Comm implements Freeable, Cloneable {
         return java.util.Arrays.equals(a, b) ? MPI.SIMILAR : MPI.UNEQUAL;
     }
 
+    /** Frees this communicator; pending operations on it complete normally (MPI_Comm_free). */
     public void free() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_free");
@@ -282,6 +296,7 @@ public class Comm implements Freeable, Cloneable {
         freed = true;
     }
 
+    /** True if this communicator was freed, or MPI is not running (before Init, after Finalize). */
     public final boolean isNull() {
         return freed || process == null;
     }
@@ -299,22 +314,28 @@ public class Comm implements Freeable, Cloneable {
         return c;
     }
 
+    /**
+     * As {@link #dup}, with {@code info} attached to the new communicator (MPI_Comm_dup_with_info).
+     */
     public Comm dupWithInfo(Info info) throws MPIException {
         Comm c = dup();
         c.info = info;
         return c;
     }
 
+    /** The request of the last nonblocking communicator duplication ({@code iDup}), or null. */
     public final Request getRequest() {
         return request;
     }
 
+    /** Attaches info hints to this communicator (MPI_Comm_set_info). */
     public final void setInfo(Info info) throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_set_info");
         this.info = info;
     }
 
+    /** The info hints attached to this communicator (MPI_Comm_get_info). */
     public final Info getInfo() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_get_info");
@@ -329,6 +350,7 @@ public class Comm implements Freeable, Cloneable {
         freed = true;
     }
 
+    /** True for an inter-communicator (MPI_Comm_test_inter). */
     public final boolean isInter() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_test_inter");
@@ -343,6 +365,7 @@ public class Comm implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ groups and topology
 
+    /** The group of this communicator's members (MPI_Comm_group). */
     public final Group getGroup() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_group");
@@ -379,11 +402,13 @@ public class Comm implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ attributes
 
+    /** Creates a new attribute key for communicators (MPI_Comm_create_keyval). */
     public static int createKeyval() throws MPIException {
         MPI.check();
         return Attributes.createKeyval(Attributes.Kind.COMM);
     }
 
+    /** Frees an attribute key made by {@link #createKeyval} (MPI_Comm_free_keyval). */
     public static void freeKeyval(int keyval) throws MPIException {
         MPI.check();
         try {
@@ -447,6 +472,7 @@ public class Comm implements Freeable, Cloneable {
         return null;
     }
 
+    /** Removes the attribute stored under {@code keyval} (MPI_Comm_delete_attr). */
     public final void deleteAttr(int keyval) throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_delete_attr");
@@ -461,6 +487,7 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** Names this communicator, for error messages and tools (MPI_Comm_set_name). */
     public final void setName(String name) throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_set_name");
@@ -471,12 +498,17 @@ public class Comm implements Freeable, Cloneable {
                 : name;
     }
 
+    /** The communicator's name, empty if none was set (MPI_Comm_get_name). */
     public final String getName() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_get_name");
         return name;
     }
 
+    /**
+     * Sets the error handler: {@link MPI#ERRORS_ARE_FATAL} ends the job on an error, {@link
+     * MPI#ERRORS_RETURN} throws {@link MPIException} to the caller (MPI_Comm_set_errhandler).
+     */
     public final void setErrhandler(Errhandler errhandler) throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_set_errhandler");
@@ -486,6 +518,7 @@ public class Comm implements Freeable, Cloneable {
         this.errhandler = errhandler;
     }
 
+    /** The error handler in force on this communicator (MPI_Comm_get_errhandler). */
     public final Errhandler getErrhandler() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_get_errhandler");
@@ -504,27 +537,38 @@ public class Comm implements Freeable, Cloneable {
                 + " with error code " + errorcode);
     }
 
+    /** Blocks until every member of this communicator has called it (MPI_Barrier). */
     public final void barrier() throws MPIException {
         GroupCollectives.barrier(this, false);
     }
 
     // ------------------------------------------------------------------ blocking sends
 
+    /**
+     * Standard-mode send (MPI_Send): returns once the buffer may be reused. Takes Java arrays, heap
+     * or direct buffers and memory segments.
+     */
     public final void send(Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         blockingSend("MPI_Send", buf, count, type, dest, tag, Mode.STANDARD);
     }
 
+    /** Synchronous send (MPI_Ssend): returns once the receiver has matched the message. */
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         blockingSend("MPI_Ssend", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
     }
 
+    /** Ready-mode send (MPI_Rsend): the matching receive must already be posted. */
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         blockingSend("MPI_Rsend", buf, count, type, dest, tag, Mode.READY);
     }
 
+    /**
+     * Buffered send: copies the message into the buffer attached with {@link MPI#attachBuffer} and
+     * returns (MPI_Bsend).
+     */
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         blockingSend("MPI_Bsend", buf, count, type, dest, tag, Mode.BUFFERED);
@@ -611,6 +655,10 @@ public class Comm implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ receives
 
+    /**
+     * Receives a message into the buffer and returns its status (MPI_Recv). {@link MPI#ANY_SOURCE}
+     * and {@link MPI#ANY_TAG} match any sender or tag.
+     */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         String call = "MPI_Recv";
@@ -658,6 +706,10 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /**
+     * Sends to {@code dest} and receives from {@code source} in one call, without deadlock whatever
+     * the order of the peers (MPI_Sendrecv).
+     */
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest,
                                  int sendtag, Object recvbuf, int recvcount, Datatype recvtype,
                                  int source, int recvtag) throws MPIException {
@@ -672,6 +724,10 @@ public class Comm implements Freeable, Cloneable {
         return new Request(r, this, "MPI_Sendrecv").waitStatus();
     }
 
+    /**
+     * As {@link #sendRecv}, with the received message replacing the sent one in the same buffer
+     * (MPI_Sendrecv_replace).
+     */
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest,
                                         int sendtag, int source, int recvtag) throws MPIException {
         MPI.check();
@@ -705,6 +761,10 @@ public class Comm implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ nonblocking
 
+    /**
+     * Starts a standard-mode send and returns its request; the buffer must stay unchanged until the
+     * request completes (MPI_Isend). Takes Java arrays, heap or direct buffers and memory segments.
+     */
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         requireDirect(buf);
@@ -752,6 +812,10 @@ public class Comm implements Freeable, Cloneable {
         return iSend((Object) buf, count, type, dest, tag);
     }
 
+    /**
+     * Nonblocking buffered send (MPI_Ibsend), through the buffer attached with {@link
+     * MPI#attachBuffer}.
+     */
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         requireDirect(buf);
@@ -759,6 +823,10 @@ public class Comm implements Freeable, Cloneable {
                 this, "MPI_Ibsend");
     }
 
+    /**
+     * Nonblocking synchronous send (MPI_Issend): the request completes once the receiver has
+     * matched the message.
+     */
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         requireDirect(buf);
@@ -766,6 +834,7 @@ public class Comm implements Freeable, Cloneable {
                 Mode.SYNCHRONOUS), this, "MPI_Issend");
     }
 
+    /** Nonblocking ready-mode send (MPI_Irsend): the matching receive must already be posted. */
     public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         requireDirect(buf);
@@ -773,6 +842,10 @@ public class Comm implements Freeable, Cloneable {
                 this, "MPI_Irsend");
     }
 
+    /**
+     * Starts a receive and returns its request; the buffer may be read once the request completes
+     * (MPI_Irecv). Takes Java arrays, heap or direct buffers and memory segments.
+     */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         requireDirect(buf);
@@ -808,26 +881,39 @@ public class Comm implements Freeable, Cloneable {
         return new Prequest(() -> startSend(call, buf, count, type, dest, tag, mode), this, call);
     }
 
+    /**
+     * Creates a persistent standard-mode send request, started with {@link Prequest#start}
+     * (MPI_Send_init).
+     */
     public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         return persistentSend("MPI_Send_init", buf, count, type, dest, tag, Mode.STANDARD);
     }
 
+    /**
+     * Creates a persistent buffered-send request, started with {@link Prequest#start}
+     * (MPI_Bsend_init).
+     */
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         return persistentSend("MPI_Bsend_init", buf, count, type, dest, tag, Mode.BUFFERED);
     }
 
+    /** Creates a persistent synchronous send request (MPI_Ssend_init). */
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         return persistentSend("MPI_Ssend_init", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
     }
 
+    /** Creates a persistent ready-mode send request (MPI_Rsend_init). */
     public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         return persistentSend("MPI_Rsend_init", buf, count, type, dest, tag, Mode.READY);
     }
 
+    /**
+     * Creates a persistent receive request, started with {@link Prequest#start} (MPI_Recv_init).
+     */
     public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         MPI.check();
@@ -843,6 +929,10 @@ public class Comm implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ probe
 
+    /**
+     * Checks, without blocking, whether a matching message has arrived: its status, or null
+     * (MPI_Iprobe).
+     */
     public final Status iProbe(int source, int tag) throws MPIException {
         MPI.check();
         checkUsable("MPI_Iprobe");
@@ -859,6 +949,10 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /**
+     * Blocks until a matching message has arrived and returns its status, without receiving it
+     * (MPI_Probe).
+     */
     public final Status probe(int source, int tag) throws MPIException {
         MPI.check();
         checkUsable("MPI_Probe");
@@ -884,19 +978,31 @@ public class Comm implements Freeable, Cloneable {
         return remote != world;
     }
 
+    /**
+     * Nonblocking {@link #barrier} (MPI_Ibarrier): the request completes once every member has
+     * called it.
+     */
     public final Request iBarrier() throws MPIException {
         return GroupCollectives.barrier(this, true);
     }
 
+    /**
+     * Broadcasts {@code count} elements from {@code root}'s buffer into every member's (MPI_Bcast).
+     */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         RootedCollectives.bcast(this, buf, count, type, root, false);
     }
 
+    /** Nonblocking {@link #bcast} (MPI_Ibcast). */
     public final Request iBcast(Buffer buf, int count, Datatype type, int root)
             throws MPIException {
         return RootedCollectives.bcast(this, buf, count, type, root, true);
     }
 
+    /**
+     * Gathers {@code sendcount} elements from every member into {@code root}'s buffer, in rank
+     * order (MPI_Gather). The form with one buffer works in place at the root.
+     */
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                              int recvcount, Datatype recvtype, int root) throws MPIException {
         RootedCollectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
@@ -912,12 +1018,14 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** Nonblocking {@link #gather} (MPI_Igather). */
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                  int recvcount, Datatype recvtype, int root) throws MPIException {
         return RootedCollectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 recvtype, root, true);
     }
 
+    /** Nonblocking {@link #gather} (MPI_Igather). */
     public final Request iGather(Buffer buf, int count, Datatype type, int root)
             throws MPIException {
         return rank == root
@@ -932,6 +1040,10 @@ public class Comm implements Freeable, Cloneable {
                 root, false);
     }
 
+    /**
+     * Gathers a varying number of elements from every member into {@code root}'s buffer at the
+     * given displacements (MPI_Gatherv).
+     */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                               int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
@@ -946,6 +1058,7 @@ public class Comm implements Freeable, Cloneable {
                 root, false);
     }
 
+    /** Nonblocking {@link #gatherv} (MPI_Igatherv). */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                   int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
@@ -953,18 +1066,24 @@ public class Comm implements Freeable, Cloneable {
                 displs, recvtype, root, true);
     }
 
+    /** Nonblocking {@link #gatherv} (MPI_Igatherv). */
     public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype,
                                   int root) throws MPIException {
         return RootedCollectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs,
                 recvtype, root, true);
     }
 
+    /** Nonblocking {@link #gatherv} (MPI_Igatherv). */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root)
             throws MPIException {
         return RootedCollectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null,
                 sendtype, root, true);
     }
 
+    /**
+     * Sends block {@code i} of {@code root}'s buffer to rank {@code i} (MPI_Scatter). The form with
+     * one buffer works in place at the root.
+     */
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                               int recvcount, Datatype recvtype, int root) throws MPIException {
         RootedCollectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
@@ -980,12 +1099,14 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** Nonblocking {@link #scatter} (MPI_Iscatter). */
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                   int recvcount, Datatype recvtype, int root) throws MPIException {
         return RootedCollectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 recvtype, root, true);
     }
 
+    /** Nonblocking {@link #scatter} (MPI_Iscatter). */
     public final Request iScatter(Buffer buf, int count, Datatype type, int root)
             throws MPIException {
         return rank == root
@@ -1000,6 +1121,7 @@ public class Comm implements Freeable, Cloneable {
                 root, false);
     }
 
+    /** As {@link #scatter}, with a count and displacement per rank (MPI_Scatterv). */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                                Object recvbuf, int recvcount, Datatype recvtype, int root)
             throws MPIException {
@@ -1014,6 +1136,7 @@ public class Comm implements Freeable, Cloneable {
                 root, false);
     }
 
+    /** Nonblocking {@link #scatterv} (MPI_Iscatterv). */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs,
                                    Datatype sendtype, Buffer recvbuf, int recvcount,
                                    Datatype recvtype, int root) throws MPIException {
@@ -1021,28 +1144,41 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, recvtype, root, true);
     }
 
+    /** Nonblocking {@link #scatterv} (MPI_Iscatterv). */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs,
                                    Datatype sendtype, int root) throws MPIException {
         return RootedCollectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0,
                 sendtype, root, true);
     }
 
+    /** Nonblocking {@link #scatterv} (MPI_Iscatterv). */
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root)
             throws MPIException {
         return RootedCollectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount,
                 recvtype, root, true);
     }
 
+    /**
+     * Gathers {@code count} elements from every member into every member, in rank order
+     * (MPI_Allgather). The form with one buffer works in place: each rank's own block is already in
+     * it.
+     */
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                 int recvcount, Datatype recvtype) throws MPIException {
         GroupCollectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 recvtype, false);
     }
 
+    /**
+     * Gathers {@code count} elements from every member into every member, in rank order
+     * (MPI_Allgather). The form with one buffer works in place: each rank's own block is already in
+     * it.
+     */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
         GroupCollectives.allGather(this, null, 0, type, buf, count, type, false);
     }
 
+    /** Nonblocking {@link #allGather} (MPI_Iallgather): returns a request to test or wait on. */
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
                                     Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
@@ -1050,16 +1186,25 @@ public class Comm implements Freeable, Cloneable {
                 recvtype, true);
     }
 
+    /** Nonblocking {@link #allGather} (MPI_Iallgather): returns a request to test or wait on. */
     public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
         return GroupCollectives.allGather(this, null, 0, type, buf, count, type, true);
     }
 
+    /**
+     * Gathers a varying number of elements from every member into every member at the given
+     * displacements (MPI_Allgatherv). The form with one buffer works in place.
+     */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
             throws MPIException {
         GroupCollectives.allGatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
                 false);
     }
 
+    /**
+     * Gathers a varying number of elements from every member into every member at the given
+     * displacements (MPI_Allgatherv). The form with one buffer works in place.
+     */
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                  int[] recvcount, int[] displs, Datatype recvtype)
             throws MPIException {
@@ -1067,6 +1212,7 @@ public class Comm implements Freeable, Cloneable {
                 recvtype, false);
     }
 
+    /** Nonblocking {@link #allGatherv} (MPI_Iallgatherv). */
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
                                      Buffer recvbuf, int[] recvcount, int[] displs,
                                      Datatype recvtype) throws MPIException {
@@ -1074,17 +1220,23 @@ public class Comm implements Freeable, Cloneable {
                 displs, recvtype, true);
     }
 
+    /** Nonblocking {@link #allGatherv} (MPI_Iallgatherv). */
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type)
             throws MPIException {
         return GroupCollectives.allGatherv(this, null, 0, type, buf, count, displs, type, true);
     }
 
+    /**
+     * Sends block {@code j} of the send buffer to rank {@code j} and receives block {@code i} from
+     * rank {@code i} (MPI_Alltoall).
+     */
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                int recvcount, Datatype recvtype) throws MPIException {
         GroupCollectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 recvtype, false);
     }
 
+    /** Nonblocking {@link #allToAll} (MPI_Ialltoall). */
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
                                    Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
@@ -1092,6 +1244,7 @@ public class Comm implements Freeable, Cloneable {
                 recvtype, true);
     }
 
+    /** As {@link #allToAll}, with a count and displacement per peer (MPI_Alltoallv). */
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                 Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {
@@ -1099,6 +1252,7 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, rdispls, recvtype, false);
     }
 
+    /** Nonblocking {@link #allToAllv} (MPI_Ialltoallv). */
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls,
                                     Datatype sendtype, Buffer recvbuf, int[] recvcount,
                                     int[] rdispls, Datatype recvtype) throws MPIException {
@@ -1106,6 +1260,7 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, rdispls, recvtype, true);
     }
 
+    /** As {@link #allToAllv}, with byte displacements and a datatype per peer (MPI_Alltoallw). */
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls,
                                 Datatype[] sendTypes, Object recvBuf, int[] recvCount,
                                 int[] rDispls, Datatype[] recvTypes) throws MPIException {
@@ -1113,6 +1268,7 @@ public class Comm implements Freeable, Cloneable {
                 recvCount, rDispls, recvTypes, false);
     }
 
+    /** Nonblocking {@link #allToAllw} (MPI_Ialltoallw). */
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls,
                                     Datatype[] sendTypes, Buffer recvBuf, int[] recvCount,
                                     int[] rDispls, Datatype[] recvTypes) throws MPIException {
@@ -1120,6 +1276,10 @@ public class Comm implements Freeable, Cloneable {
                 recvCount, rDispls, recvTypes, true);
     }
 
+    /**
+     * Gathers {@code sendcount} elements from each neighbour of this process in the communicator's
+     * topology (MPI_Neighbor_allgather).
+     */
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype,
                                         Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
@@ -1127,6 +1287,7 @@ public class Comm implements Freeable, Cloneable {
                 null, recvtype, false);
     }
 
+    /** Nonblocking {@link #neighborAllGather} (MPI_Ineighbor_allgather). */
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
                                             Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
@@ -1134,6 +1295,10 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, null, recvtype, true);
     }
 
+    /**
+     * As {@link #neighborAllGather}, with a count and displacement per neighbour
+     * (MPI_Neighbor_allgatherv).
+     */
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype,
                                          Object recvbuf, int[] recvcount, int[] displs,
                                          Datatype recvtype) throws MPIException {
@@ -1141,6 +1306,7 @@ public class Comm implements Freeable, Cloneable {
                 displs, recvtype, false);
     }
 
+    /** Nonblocking {@link #neighborAllGatherv} (MPI_Ineighbor_allgatherv). */
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
                                              Buffer recvbuf, int[] recvcount, int[] displs,
                                              Datatype recvtype) throws MPIException {
@@ -1148,6 +1314,10 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, displs, recvtype, true);
     }
 
+    /**
+     * Sends a block to each neighbour in the communicator's topology and receives one from each
+     * (MPI_Neighbor_alltoall).
+     */
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype,
                                        Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
@@ -1155,6 +1325,7 @@ public class Comm implements Freeable, Cloneable {
                 recvtype, false);
     }
 
+    /** Nonblocking {@link #neighborAllToAll} (MPI_Ineighbor_alltoall). */
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
                                            Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
@@ -1162,6 +1333,10 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, recvtype, true);
     }
 
+    /**
+     * As {@link #neighborAllToAll}, with counts and displacements per neighbour
+     * (MPI_Neighbor_alltoallv).
+     */
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls,
                                         Datatype sendtype, Object recvbuf, int[] recvcount,
                                         int[] rdispls, Datatype recvtype) throws MPIException {
@@ -1169,6 +1344,7 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, rdispls, recvtype, false);
     }
 
+    /** Nonblocking {@link #neighborAllToAllv} (MPI_Ineighbor_alltoallv). */
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls,
                                             Datatype sendtype, Buffer recvbuf, int[] recvcount,
                                             int[] rdispls, Datatype recvtype) throws MPIException {
@@ -1176,6 +1352,10 @@ public class Comm implements Freeable, Cloneable {
                 recvcount, rdispls, recvtype, true);
     }
 
+    /**
+     * Combines every member's vector with {@code op} into {@code root}'s receive buffer
+     * (MPI_Reduce). The form with one buffer works in place at the root.
+     */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
                              int root) throws MPIException {
         RootedCollectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false);
@@ -1187,75 +1367,107 @@ public class Comm implements Freeable, Cloneable {
         RootedCollectives.reduce(this, null, buf, count, type, op, root, false);
     }
 
+    /** Nonblocking {@link #reduce} (MPI_Ireduce). */
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op,
                                  int root) throws MPIException {
         return RootedCollectives.reduce(this, sendbuf, recvbuf, count, type, op, root, true);
     }
 
+    /** Nonblocking {@link #reduce} (MPI_Ireduce). */
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root)
             throws MPIException {
         return RootedCollectives.reduce(this, null, buf, count, type, op, root, true);
     }
 
+    /**
+     * Combines every member's vector with {@code op} and gives the result to every member
+     * (MPI_Allreduce). The form with one buffer works in place.
+     */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
             throws MPIException {
         GroupCollectives.allReduce(this, sendbuf, recvbuf, count, type, op, false);
     }
 
+    /**
+     * Combines every member's vector with {@code op} and gives the result to every member
+     * (MPI_Allreduce). The form with one buffer works in place.
+     */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
         GroupCollectives.allReduce(this, null, buf, count, type, op, false);
     }
 
+    /** Nonblocking {@link #allReduce} (MPI_Iallreduce). */
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type,
                                     Op op) throws MPIException {
         return GroupCollectives.allReduce(this, sendbuf, recvbuf, count, type, op, true);
     }
 
+    /** Nonblocking {@link #allReduce} (MPI_Iallreduce). */
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op)
             throws MPIException {
         return GroupCollectives.allReduce(this, null, buf, count, type, op, true);
     }
 
+    /**
+     * Combines every member's vector with {@code op} and scatters the result, {@code recvcounts[i]}
+     * elements to rank {@code i} (MPI_Reduce_scatter).
+     */
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts,
                                     Datatype type, Op op) throws MPIException {
         GroupCollectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false,
                 "MPI_Reduce_scatter");
     }
 
+    /**
+     * Combines every member's vector with {@code op} and scatters the result, {@code recvcounts[i]}
+     * elements to rank {@code i} (MPI_Reduce_scatter).
+     */
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op)
             throws MPIException {
         GroupCollectives.reduceScatter(this, null, buf, counts, type, op, false,
                 "MPI_Reduce_scatter");
     }
 
+    /** Nonblocking {@link #reduceScatter} (MPI_Ireduce_scatter). */
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts,
                                         Datatype type, Op op) throws MPIException {
         return GroupCollectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, true,
                 "MPI_Ireduce_scatter");
     }
 
+    /** Nonblocking {@link #reduceScatter} (MPI_Ireduce_scatter). */
     public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op)
             throws MPIException {
         return GroupCollectives.reduceScatter(this, null, buf, counts, type, op, true,
                 "MPI_Ireduce_scatter");
     }
 
+    /**
+     * As {@link #reduceScatter} with {@code recvcount} elements for every rank
+     * (MPI_Reduce_scatter_block).
+     */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount,
                                          Datatype type, Op op) throws MPIException {
         GroupCollectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false);
     }
 
+    /**
+     * As {@link #reduceScatter} with {@code recvcount} elements for every rank
+     * (MPI_Reduce_scatter_block).
+     */
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op)
             throws MPIException {
         GroupCollectives.reduceScatterBlock(this, null, buf, count, type, op, false);
     }
 
+    /** Nonblocking {@link #reduceScatterBlock} (MPI_Ireduce_scatter_block). */
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount,
                                              Datatype type, Op op) throws MPIException {
         return GroupCollectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
                 true);
     }
 
+    /** Nonblocking {@link #reduceScatterBlock} (MPI_Ireduce_scatter_block). */
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op)
             throws MPIException {
         return GroupCollectives.reduceScatterBlock(this, null, buf, count, type, op, true);
@@ -1263,6 +1475,10 @@ public class Comm implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ pack
 
+    /**
+     * Packs {@code incount} elements of {@code inbuf} into {@code outbuf} from byte {@code
+     * position}; returns the position after them (MPI_Pack).
+     */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
             throws MPIException {
         MPI.check();
@@ -1276,6 +1492,10 @@ public class Comm implements Freeable, Cloneable {
         return position + (int) in.byteSize();
     }
 
+    /**
+     * Unpacks {@code outcount} elements from {@code inbuf} at byte {@code position} into {@code
+     * outbuf}; returns the position after them (MPI_Unpack).
+     */
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount,
                             Datatype type) throws MPIException {
         MPI.check();
@@ -1293,6 +1513,10 @@ public class Comm implements Freeable, Cloneable {
         return position + (int) out.byteSize();
     }
 
+    /**
+     * The bytes that {@link #pack} needs for {@code incount} elements of {@code type}
+     * (MPI_Pack_size).
+     */
     public final int packSize(int incount, Datatype type) throws MPIException {
         MPI.check();
         checkCountType("MPI_Pack_size", incount, type);
@@ -1331,6 +1555,7 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** The communicator's name, rank and size, for debugging. */
     @Override
     public String toString() {
         return "Comm[" + (name.isEmpty() ? "context " + context : name) + "]";

@@ -20,30 +20,37 @@ public final class DistGraphNeighbors {
         this.weighted = weighted;
     }
 
+    /** The number of incoming neighbours. */
     public int getInDegree() {
         return sources.length;
     }
 
+    /** The number of outgoing neighbours. */
     public int getOutDegree() {
         return destinations.length;
     }
 
+    /** True if the graph was created with edge weights. */
     public boolean isWeighted() {
         return weighted;
     }
 
+    /** The rank of incoming neighbour {@code i}. */
     public int getSource(int i) {
         return sources[i];
     }
 
+    /** The weight of the edge from incoming neighbour {@code i}. */
     public int getSourceWeight(int i) {
         return sourceWeights[i];
     }
 
+    /** The rank of outgoing neighbour {@code i}. */
     public int getDestination(int i) {
         return destinations[i];
     }
 
+    /** The weight of the edge to outgoing neighbour {@code i}. */
     public int getDestinationWeight(int i) {
         return destWeights[i];
     }

@@ -14,6 +14,7 @@ public final class Errhandler {
         this.name = name;
     }
 
+    /** The handler's name. */
     @Override
     public String toString() {
         return name;

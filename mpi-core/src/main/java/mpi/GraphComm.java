@@ -24,6 +24,7 @@ public final class GraphComm extends Intracomm {
         this.dist = dist;
     }
 
+    /** A duplicate of this graph communicator ({@link #dup}). */
     @Override
     public GraphComm clone() {
         try {
@@ -33,6 +34,7 @@ public final class GraphComm extends Intracomm {
         }
     }
 
+    /** Duplicates this communicator with its graph topology (MPI_Comm_dup). */
     @Override
     public GraphComm dup() throws MPIException {
         MPI.check();
@@ -50,6 +52,7 @@ public final class GraphComm extends Intracomm {
         return c;
     }
 
+    /** As {@link #dup}, with {@code info} attached (MPI_Comm_dup_with_info). */
     @Override
     public GraphComm dupWithInfo(Info info) throws MPIException {
         GraphComm c = dup();

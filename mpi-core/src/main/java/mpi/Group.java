@@ -37,6 +37,7 @@ public final class Group implements Freeable {
         return world;
     }
 
+    /** The number of members (MPI_Group_size). */
     public int getSize() throws MPIException {
         check("MPI_Group_size");
         return world.length;
@@ -48,6 +49,7 @@ public final class Group implements Freeable {
         return indexOf(world, MPI.process().rank());
     }
 
+    /** Frees this group (MPI_Group_free). */
     public void free() throws MPIException {
         check("MPI_Group_free");
         if (predefined) {
@@ -56,10 +58,15 @@ public final class Group implements Freeable {
         freed = true;
     }
 
+    /** True if this group was freed (the Java bindings have no GROUP_NULL object). */
     public boolean isNull() {
         return freed;
     }
 
+    /**
+     * The ranks in {@code group2} of the processes at {@code ranks1} in {@code group1}, {@link
+     * MPI#UNDEFINED} for those not in it (MPI_Group_translate_ranks).
+     */
     public static int[] translateRanks(Group group1, int[] ranks1, Group group2)
             throws MPIException {
         String call = "MPI_Group_translate_ranks";
@@ -70,31 +77,45 @@ public final class Group implements Freeable {
         return wrap(call, () -> translate(group1.world, ranks1, group2.world));
     }
 
+    /**
+     * Compares two groups: {@link MPI#IDENT} (same members, same order), {@link MPI#SIMILAR} (same
+     * members) or {@link MPI#UNEQUAL} (MPI_Group_compare).
+     */
     public static int compare(Group group1, Group group2) throws MPIException {
         checkBoth("MPI_Group_compare", group1, group2);
         return compare(group1.world, group2.world);
     }
 
+    /**
+     * The members of the first group, then those of the second not in the first (MPI_Group_union).
+     */
     public static Group union(Group group1, Group group2) throws MPIException {
         checkBoth("MPI_Group_union", group1, group2);
         return new Group(union(group1.world, group2.world));
     }
 
+    /** The members in both groups, in the first's order (MPI_Group_intersection). */
     public static Group intersection(Group group1, Group group2) throws MPIException {
         checkBoth("MPI_Group_intersection", group1, group2);
         return new Group(intersection(group1.world, group2.world));
     }
 
+    /**
+     * The members of the first group that are not in the second, in the first's order
+     * (MPI_Group_difference).
+     */
     public static Group difference(Group group1, Group group2) throws MPIException {
         checkBoth("MPI_Group_difference", group1, group2);
         return new Group(difference(group1.world, group2.world));
     }
 
+    /** A group of the listed ranks of this one, in the order given (MPI_Group_incl). */
     public Group incl(int[] ranks) throws MPIException {
         check("MPI_Group_incl");
         return new Group(wrap("MPI_Group_incl", () -> incl(world, ranks)));
     }
 
+    /** This group without the listed ranks (MPI_Group_excl). */
     public Group excl(int[] ranks) throws MPIException {
         check("MPI_Group_excl");
         return new Group(wrap("MPI_Group_excl", () -> excl(world, ranks)));
@@ -107,12 +128,17 @@ public final class Group implements Freeable {
                 () -> incl(world, expandRanges(world.length, ranges))));
     }
 
+    /**
+     * This group without the ranks of the given (first, last, stride) triples
+     * (MPI_Group_range_excl).
+     */
     public Group rangeExcl(int[][] ranges) throws MPIException {
         check("MPI_Group_range_excl");
         return new Group(wrap("MPI_Group_range_excl",
                 () -> excl(world, expandRanges(world.length, ranges))));
     }
 
+    /** The group's members, for debugging. */
     @Override
     public String toString() {
         return freed ? "Group[freed]" : "Group" + Arrays.toString(world);

@@ -41,6 +41,7 @@ public final class Info implements Freeable, Cloneable {
         return new Info(Kind.NULL);
     }
 
+    /** Stores {@code value} under {@code key} (MPI_Info_set). */
     public void set(String key, String value) throws MPIException {
         Map<String, String> m = entries("MPI_Info_set");
         checkKey("MPI_Info_set", key);
@@ -59,6 +60,7 @@ public final class Info implements Freeable, Cloneable {
         return m.get(key);
     }
 
+    /** Removes {@code key} (MPI_Info_delete). */
     public void delete(String key) throws MPIException {
         Map<String, String> m = entries("MPI_Info_delete");
         checkKey("MPI_Info_delete", key);
@@ -83,6 +85,7 @@ public final class Info implements Freeable, Cloneable {
         return new ArrayList<>(m.keySet()).get(i);
     }
 
+    /** A copy of this info object ({@link #dup}). */
     @Override
     public Info clone() {
         try {
@@ -92,6 +95,7 @@ public final class Info implements Freeable, Cloneable {
         }
     }
 
+    /** A copy with the same keys and values (MPI_Info_dup). */
     public Info dup() throws MPIException {
         Map<String, String> m = entries("MPI_Info_dup");
         Info copy = new Info(Kind.USER);
@@ -99,6 +103,7 @@ public final class Info implements Freeable, Cloneable {
         return copy;
     }
 
+    /** Frees this info object (MPI_Info_free). */
     public void free() throws MPIException {
         entries("MPI_Info_free");
         if (kind == Kind.ENV) {
@@ -108,10 +113,12 @@ public final class Info implements Freeable, Cloneable {
         freed = true;
     }
 
+    /** True if this is {@link MPI#INFO_NULL} or freed. */
     public boolean isNull() {
         return freed || kind == Kind.NULL;
     }
 
+    /** The keys and values, for debugging. */
     @Override
     public String toString() {
         return isNull() ? "Info[null]" : "Info" + entries;

@@ -19,18 +19,22 @@ public final class Int2 extends Struct {
 
     /** One {value, index} pair in a buffer. */
     public final class Data extends Struct.Data {
+        /** The first int of this pair (the value). */
         public int getValue() {
             return getInt(valueOff);
         }
 
+        /** The second int of this pair (the index, as MPI_MAXLOC and MPI_MINLOC use it). */
         public int getIndex() {
             return getInt(indexOff);
         }
 
+        /** Sets the first int of this pair (the value). */
         public void putValue(int v) {
             putInt(valueOff, v);
         }
 
+        /** Sets the second int of this pair (the index). */
         public void putIndex(int v) {
             putInt(indexOff, v);
         }

@@ -9,6 +9,7 @@ public final class Intercomm extends Comm {
     Intercomm() {
     }
 
+    /** A duplicate of this inter-communicator ({@link #dup}). */
     @Override
     public Intercomm clone() {
         try {
@@ -18,6 +19,7 @@ public final class Intercomm extends Comm {
         }
     }
 
+    /** Duplicates this inter-communicator (MPI_Comm_dup). */
     @Override
     public Intercomm dup() throws MPIException {
         MPI.check();
@@ -33,6 +35,10 @@ public final class Intercomm extends Comm {
         return c;
     }
 
+    /**
+     * Nonblocking {@link #dup} (MPI_Comm_idup); the new communicator is usable once {@link
+     * #getRequest} completes.
+     */
     @Override
     public Intercomm iDup() throws MPIException {
         Intercomm c = dup();
@@ -40,21 +46,28 @@ public final class Intercomm extends Comm {
         return c;
     }
 
+    /** As {@link #dup}, with {@code info} attached (MPI_Comm_dup_with_info). */
     @Override
     public Intercomm dupWithInfo(Info info) throws MPIException {
         return dup();
     }
 
+    /** The number of processes on the other side (MPI_Comm_remote_size). */
     public int getRemoteSize() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_remote_size");
         return remote.length;
     }
 
+    /** The group of the other side (MPI_Comm_remote_group). */
     public Group getRemoteGroup() throws MPIException {
         return remoteGroup("MPI_Comm_remote_group");
     }
 
+    /**
+     * An intra-communicator of both groups, the side that passes {@code high = false} first
+     * (MPI_Intercomm_merge).
+     */
     public Intracomm merge(boolean high) throws MPIException {
         return CommCreation.merge(this, high);
     }

@@ -7,6 +7,7 @@ public class Intracomm extends Comm {
     Intracomm() {
     }
 
+    /** A duplicate of this intra-communicator ({@link #dup}). */
     @Override
     public Intracomm clone() {
         try {
@@ -16,6 +17,7 @@ public class Intracomm extends Comm {
         }
     }
 
+    /** Duplicates this intra-communicator (MPI_Comm_dup). Collective. */
     @Override
     public Intracomm dup() throws MPIException {
         MPI.check();
@@ -25,6 +27,10 @@ public class Intracomm extends Comm {
         return c;
     }
 
+    /**
+     * Nonblocking {@link #dup} (MPI_Comm_idup); the new communicator is usable once {@link
+     * #getRequest} completes.
+     */
     @Override
     public Intracomm iDup() throws MPIException {
         Intracomm c = dup();
@@ -32,6 +38,7 @@ public class Intracomm extends Comm {
         return c;
     }
 
+    /** As {@link #dup}, with {@code info} attached (MPI_Comm_dup_with_info). */
     @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
         Intracomm c = dup();
@@ -61,38 +68,58 @@ public class Intracomm extends Comm {
 
     // ------------------------------------------------------------------ scans
 
+    /**
+     * Inclusive prefix reduction: rank {@code i} gets the combination of ranks 0 to {@code i}
+     * (MPI_Scan). The form with one buffer works in place.
+     */
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
             throws MPIException {
         GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, false, false);
     }
 
+    /**
+     * Inclusive prefix reduction: rank {@code i} gets the combination of ranks 0 to {@code i}
+     * (MPI_Scan). The form with one buffer works in place.
+     */
     public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         GroupCollectives.scan(this, null, recvbuf, count, type, op, false, false);
     }
 
+    /** Nonblocking {@link #scan} (MPI_Iscan). */
     public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
             throws MPIException {
         return GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, true, false);
     }
 
+    /** Nonblocking {@link #scan} (MPI_Iscan). */
     public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return GroupCollectives.scan(this, null, buf, count, type, op, true, false);
     }
 
+    /**
+     * Exclusive prefix reduction: rank {@code i} gets the combination of ranks 0 to {@code i - 1};
+     * rank 0's result is undefined (MPI_Exscan).
+     */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
             throws MPIException {
         GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, false, true);
     }
 
+    /**
+     * Exclusive prefix reduction: rank {@code i} gets the combination of ranks 0 to {@code i - 1};
+     * rank 0's result is undefined (MPI_Exscan).
+     */
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
         GroupCollectives.scan(this, null, buf, count, type, op, false, true);
     }
 
+    /** Nonblocking {@link #exScan} (MPI_Iexscan). */
     public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
             throws MPIException {
         return GroupCollectives.scan(this, sendbuf, recvbuf, count, type, op, true, true);
     }
 
+    /** Nonblocking {@link #exScan} (MPI_Iexscan). */
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return GroupCollectives.scan(this, null, buf, count, type, op, true, true);
     }
@@ -105,71 +132,131 @@ public class Intracomm extends Comm {
                 + "Verbatim; start all ranks with mpirun");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Open_port).
+     */
     public static String openPort() throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Open_port");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Open_port).
+     */
     public static String openPort(Info info) throws MPIException {
         return openPort();
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Close_port).
+     */
     public static void closePort(String name) throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Close_port");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Comm_accept).
+     */
     public final Intercomm accept(String port, int root) throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Comm_accept");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Comm_accept).
+     */
     public final Intercomm accept(String port, Info info, int root) throws MPIException {
         return accept(port, root);
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Comm_connect).
+     */
     public final Intercomm connect(String port, int root) throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Comm_connect");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Comm_connect).
+     */
     public final Intercomm connect(String port, Info info, int root) throws MPIException {
         return connect(port, root);
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Publish_name).
+     */
     public static void publishName(String service, String port) throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Publish_name");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Publish_name).
+     */
     public static void publishName(String service, Info info, String port) throws MPIException {
         publishName(service, port);
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Unpublish_name).
+     */
     public static void unpublishName(String service, String port) throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Unpublish_name");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Unpublish_name).
+     */
     public static void unpublishName(String service, Info info, String port) throws MPIException {
         unpublishName(service, port);
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Lookup_name).
+     */
     public static String lookupName(String service) throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Lookup_name");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Lookup_name).
+     */
     public static String lookupName(String service, Info info) throws MPIException {
         return lookupName(service);
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Comm_spawn).
+     */
     public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root,
                                  int[] errcodes) throws MPIException {
         MPI.check();
         throw noDynamicProcesses("MPI_Comm_spawn");
     }
 
+    /**
+     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
+     * (MPI_Comm_spawn_multiple).
+     */
     public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs,
                                          Info[] info, int root, int[] errcodes)
             throws MPIException {

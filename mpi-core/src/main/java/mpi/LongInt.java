@@ -19,18 +19,22 @@ public final class LongInt extends Struct {
 
     /** One {value, index} pair in a buffer. */
     public final class Data extends Struct.Data {
+        /** The value of this pair. */
         public long getValue() {
             return getLong(valueOff);
         }
 
+        /** The index (the int) of this pair, as MPI_MAXLOC and MPI_MINLOC use it. */
         public int getIndex() {
             return getInt(indexOff);
         }
 
+        /** Sets the value of this pair. */
         public void putValue(long v) {
             putLong(valueOff, v);
         }
 
+        /** Sets the index of this pair. */
         public void putIndex(int v) {
             putInt(indexOff, v);
         }

@@ -184,6 +184,7 @@ public final class MPI {
     private static byte[] attached;
     private static long attachedInUse;
 
+    /** The class holds only static members; the constructor exists for source compatibility. */
     public MPI() {
     }
 
@@ -210,11 +211,19 @@ public final class MPI {
         }
     }
 
+    /**
+     * Starts MPI in this process: connects to the launcher, opens the transports and checks the
+     * configuration; returns the arguments (MPI_Init).
+     */
     public static String[] Init(String[] args) throws MPIException {
         InitThread(args, THREAD_SINGLE);
         return args;
     }
 
+    /**
+     * As {@link #Init}, asking for thread support {@code required} ({@link #THREAD_SINGLE} to
+     * {@link #THREAD_MULTIPLE}); returns the level provided (MPI_Init_thread).
+     */
     public static int InitThread(String[] args, int required) throws MPIException {
         synchronized (LIFECYCLE) {
             if (process != null || finalized) {
@@ -225,14 +234,15 @@ public final class MPI {
                 throw MPIException.of(ERR_ARG, "MPI_Init_thread: invalid thread level " + required);
             }
             Bootstrap bootstrap = Bootstraps.fromEnvironment();
+            java.util.Map<String, String> config = StartupChecks.configuration(bootstrap);
             MpiProcess p;
             try {
-                p = MpiProcess.start(bootstrap, ConfigSource.load(), required);
-            } catch (MpiError e) {
-                String msg = "verbatim: rank " + bootstrap.rank() + ": MPI_Init: " + e.getMessage();
-                System.err.println(msg);
-                bootstrap.abort(1, msg);
-                throw MPIException.of(e.errorClass(), msg);
+                p = MpiProcess.start(bootstrap, config, required);
+            } catch (MpiError | org.verbatim.config.ConfigException e) {
+                // the bootstrap prints the one line; the process manager then ends every rank
+                bootstrap.abort(1, "MPI_Init: " + e.getMessage());
+                Runtime.getRuntime().halt(1);
+                throw new AssertionError("halted");
             }
             bindPredefined(p);
             process = p;
@@ -253,14 +263,17 @@ public final class MPI {
         COMM_SELF.errhandler = ERRORS_ARE_FATAL;
     }
 
+    /** The thread support level provided at initialization (MPI_Query_thread). */
     public static int queryThread() throws MPIException {
         return process().threadLevel();
     }
 
+    /** True if the calling thread is the one that initialized MPI (MPI_Is_thread_main). */
     public static boolean isThreadMain() throws MPIException {
         return process().mainThread() == Thread.currentThread();
     }
 
+    /** Ends MPI in this process after a barrier of every rank; the last MPI call (MPI_Finalize). */
     public static void Finalize() throws MPIException {
         synchronized (LIFECYCLE) {
             MpiProcess p = process();
@@ -288,44 +301,56 @@ public final class MPI {
         }
     }
 
+    /** True once {@link #Init} has run, also after {@link #Finalize} (MPI_Initialized). */
     public static boolean isInitialized() throws MPIException {
         return process != null || finalized;
     }
 
+    /** True once {@link #Finalize} has run (MPI_Finalized). */
     public static boolean isFinalized() throws MPIException {
         return finalized;
     }
 
+    /** Elapsed wall-clock time in seconds from an arbitrary origin (MPI_Wtime). */
     public static double wtime() throws MPIException {
         check();
         return System.nanoTime() / 1e9;
     }
 
+    /** The resolution of {@link #wtime} in seconds (MPI_Wtick). */
     public static double wtick() throws MPIException {
         check();
         return 1e-9;
     }
 
+    /** The version of the MPI standard this library implements (MPI_Get_version). */
     public static Version getVersion() {
         return new Version(3, 1);
     }
 
+    /** This library's name and version (MPI_Get_library_version). */
     public static String getLibVersion() {
         return "Verbatim " + MPI.class.getPackage().getImplementationVersion()
                 + " (pure Java MPI, Open MPI Java API)";
     }
 
+    /** The name of the host this process runs on (MPI_Get_processor_name). */
     public static String getProcessorName() throws MPIException {
         MpiProcess p = process();
         String h = p.host(p.rank());
         return h.length() > 256 ? h.substring(0, 256) : h;
     }
 
+    /** Profiling control (MPI_Pcontrol); no profiling layer listens, so it does nothing. */
     public static void pControl(int level, Object obj) {
     }
 
     // ------------------------------------------------------------------ buffered sends
 
+    /**
+     * Attaches the buffer that buffered sends ({@link Comm#bSend}) copy their messages into
+     * (MPI_Buffer_attach).
+     */
     public static void attachBuffer(byte[] buffer) throws MPIException {
         check();
         synchronized (LIFECYCLE) {
@@ -376,110 +401,174 @@ public final class MPI {
 
     /** ERRORS_ARE_FATAL: print rank, call and reason, and end the whole job. */
     static void fatal(String call, int errorClass, String reason) {
-        MpiProcess p = process;
-        String rank = p == null ? "?" : Integer.toString(p.rank());
-        String msg = "verbatim: rank " + rank + ": " + call + ": " + reason
-                + " [" + ErrorClass.describe(errorClass) + "]";
-        abortWith(p, errorClass == 0 ? 1 : errorClass, msg);
+        abortWith(process, errorClass == 0 ? 1 : errorClass, call + ": " + reason
+                + " [" + ErrorClass.describe(errorClass) + "]");
     }
 
     static void abortJob(int code, String reason) throws MPIException {
-        MpiProcess p = process();
-        abortWith(p, code, "verbatim: rank " + p.rank() + ": " + reason);
+        abortWith(process(), code, reason);
     }
 
+    /** One line on stderr (the bootstrap's "rank N aborts the job (code C): ..."), then the end. */
     private static void abortWith(MpiProcess p, int code, String msg) {
         System.out.flush();
-        System.err.println(msg);
-        System.err.flush();
         if (p != null) {
-            p.bootstrap().abort(code, msg); // the process manager ends every rank
+            p.bootstrap().abort(code, msg); // prints the line; the process manager ends every rank
+        } else {
+            System.err.println("verbatim: " + msg);
+            System.err.flush();
         }
         Runtime.getRuntime().halt(code == 0 ? 1 : code);
     }
 
     // ------------------------------------------------------------------ buffers
 
+    /**
+     * A direct byte buffer of {@code capacity} bytes in native byte order, as every nonblocking
+     * call and the zero-copy paths prefer.
+     */
     public static ByteBuffer newByteBuffer(int capacity) {
         return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
     }
 
+    /** A direct char buffer of {@code capacity} chars in native byte order. */
     public static CharBuffer newCharBuffer(int capacity) {
         return newByteBuffer(capacity * 2).asCharBuffer();
     }
 
+    /** A direct short buffer of {@code capacity} shorts in native byte order. */
     public static ShortBuffer newShortBuffer(int capacity) {
         return newByteBuffer(capacity * 2).asShortBuffer();
     }
 
+    /** A direct int buffer of {@code capacity} ints in native byte order. */
     public static IntBuffer newIntBuffer(int capacity) {
         return newByteBuffer(capacity * 4).asIntBuffer();
     }
 
+    /** A direct long buffer of {@code capacity} longs in native byte order. */
     public static LongBuffer newLongBuffer(int capacity) {
         return newByteBuffer(capacity * 8).asLongBuffer();
     }
 
+    /** A direct float buffer of {@code capacity} floats in native byte order. */
     public static FloatBuffer newFloatBuffer(int capacity) {
         return newByteBuffer(capacity * 4).asFloatBuffer();
     }
 
+    /** A direct double buffer of {@code capacity} doubles in native byte order. */
     public static DoubleBuffer newDoubleBuffer(int capacity) {
         return newByteBuffer(capacity * 8).asDoubleBuffer();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
         return ((ByteBuffer) buf.clear().position(offset)).slice().order(ByteOrder.nativeOrder());
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static CharBuffer slice(CharBuffer buf, int offset) {
         return ((CharBuffer) buf.clear().position(offset)).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
         return ((ShortBuffer) buf.clear().position(offset)).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static IntBuffer slice(IntBuffer buf, int offset) {
         return ((IntBuffer) buf.clear().position(offset)).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static LongBuffer slice(LongBuffer buf, int offset) {
         return ((LongBuffer) buf.clear().position(offset)).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
         return ((FloatBuffer) buf.clear().position(offset)).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
         return ((DoubleBuffer) buf.clear().position(offset)).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static ByteBuffer slice(byte[] buf, int offset) {
         return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static CharBuffer slice(char[] buf, int offset) {
         return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static ShortBuffer slice(short[] buf, int offset) {
         return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static IntBuffer slice(int[] buf, int offset) {
         return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static LongBuffer slice(long[] buf, int offset) {
         return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static FloatBuffer slice(float[] buf, int offset) {
         return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /**
+     * A view of {@code buf} from element {@code offset} on: how Java code passes "buffer + offset"
+     * to an MPI call.
+     */
     public static DoubleBuffer slice(double[] buf, int offset) {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
     }

@@ -9,12 +9,14 @@ public final class MPIException extends Exception {
     private final int errorCode;
     private final int errorClass;
 
+    /** An MPI error with its message. */
     public MPIException(Throwable cause) {
         super(cause);
         this.errorCode = 0;
         this.errorClass = 0;
     }
 
+    /** An MPI error with its message. */
     public MPIException(String message) {
         super(message);
         this.errorCode = 0;

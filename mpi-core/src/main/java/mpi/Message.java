@@ -20,14 +20,20 @@ public final class Message {
     public Message() {
     }
 
+    /** True if this message was received already or never probed (MPI_MESSAGE_NULL). */
     public boolean isNull() {
         return message == null && !noProc;
     }
 
+    /** True if this is the message of a probe for {@link MPI#PROC_NULL} (MPI_MESSAGE_NO_PROC). */
     public boolean isNoProc() {
         return noProc;
     }
 
+    /**
+     * Blocks until a matching message arrives and takes it out of matching, so that only {@link
+     * #mRecv} receives it; returns its status (MPI_Mprobe).
+     */
     public Status mProbe(int source, int tag, Comm comm) throws MPIException {
         MPI.check();
         comm.checkUsable("MPI_Mprobe");
@@ -46,6 +52,10 @@ public final class Message {
         }
     }
 
+    /**
+     * Checks, without blocking, for a matching message and takes it out of matching for {@link
+     * #imRecv}; returns its status, or null (MPI_Improbe).
+     */
     public Status imProbe(int source, int tag, Comm comm) throws MPIException {
         MPI.check();
         comm.checkUsable("MPI_Improbe");
@@ -76,11 +86,13 @@ public final class Message {
         return new Status(u.source(), u.tag(), 0, u.length(), false);
     }
 
+    /** Receives the message taken by {@link #mProbe} or {@link #imProbe} (MPI_Mrecv). */
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
         Request r = imRecv(buf, count, type, "MPI_Mrecv");
         return r.waitStatus();
     }
 
+    /** Starts receiving the message taken by {@link #mProbe} or {@link #imProbe} (MPI_Imrecv). */
     public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
         return imRecv((Object) buf, count, type, "MPI_Imrecv");
     }

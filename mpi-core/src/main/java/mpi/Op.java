@@ -56,6 +56,7 @@ public final class Op implements Freeable {
         this.commute = commute;
     }
 
+    /** True if the operation is commutative (MPI_Op_commutative). */
     public boolean isCommutative() {
         return commute;
     }
@@ -249,6 +250,7 @@ public final class Op implements Freeable {
         return v;
     }
 
+    /** The operation's name. */
     @Override
     public String toString() {
         return code != null ? code.mpiName()

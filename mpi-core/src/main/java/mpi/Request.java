@@ -99,6 +99,7 @@ public class Request implements Freeable {
         return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, 0, false);
     }
 
+    /** Frees the request; the operation itself still completes (MPI_Request_free). */
     @Override
     public void free() throws MPIException {
         MPI.check();
@@ -106,6 +107,9 @@ public class Request implements Freeable {
         nullHandle = true;
     }
 
+    /**
+     * Asks to cancel the operation; {@link Status#isCancelled} tells whether it was (MPI_Cancel).
+     */
     public final void cancel() throws MPIException {
         MPI.check();
         RequestState r = impl;
@@ -114,10 +118,12 @@ public class Request implements Freeable {
         }
     }
 
+    /** True for a null request ({@link MPI#REQUEST_NULL}, or freed). */
     public final boolean isNull() {
         return nullHandle;
     }
 
+    /** Waits until the operation has completed; returns its status (MPI_Wait). */
     public final Status waitStatus() throws MPIException {
         MPI.check();
         RequestState r = impl;
@@ -132,10 +138,12 @@ public class Request implements Freeable {
         return finish(r);
     }
 
+    /** Waits until the operation has completed (MPI_Wait). */
     public final void waitFor() throws MPIException {
         waitStatus();
     }
 
+    /** The status if the operation has completed, else null (MPI_Test). */
     public final Status testStatus() throws MPIException {
         MPI.check();
         RequestState r = impl;
@@ -151,6 +159,10 @@ public class Request implements Freeable {
         return finish(r);
     }
 
+    /**
+     * The status if the operation has completed, else null, without freeing the request
+     * (MPI_Request_get_status).
+     */
     public final Status getStatus() throws MPIException {
         MPI.check();
         RequestState r = impl;
@@ -163,6 +175,7 @@ public class Request implements Freeable {
         return r.isComplete() ? Status.of(r) : null;
     }
 
+    /** True if the operation has completed (MPI_Test). */
     public final boolean test() throws MPIException {
         return testStatus() != null;
     }
@@ -212,6 +225,10 @@ public class Request implements Freeable {
         return -1;
     }
 
+    /**
+     * Waits until one request has completed; returns its status, its index in {@link
+     * Status#getIndex} (MPI_Waitany).
+     */
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
         MPI.check();
         if (!anyActive(requests)) {
@@ -231,10 +248,15 @@ public class Request implements Freeable {
         return engine().idle(count);
     }
 
+    /** Waits until one request has completed; returns its index (MPI_Waitany). */
     public static int waitAny(Request[] requests) throws MPIException {
         return waitAnyStatus(requests).getIndex();
     }
 
+    /**
+     * The status of a completed request (its index in {@link Status#getIndex}), or null
+     * (MPI_Testany).
+     */
     public static Status testAnyStatus(Request[] requests) throws MPIException {
         MPI.check();
         if (!anyActive(requests)) {
@@ -248,11 +270,16 @@ public class Request implements Freeable {
         return i < 0 ? null : requests[i].finish(requests[i].impl).withIndex(i);
     }
 
+    /**
+     * The index of a completed request, or {@link MPI#UNDEFINED} if none has completed
+     * (MPI_Testany).
+     */
     public static int testAny(Request[] requests) throws MPIException {
         Status s = testAnyStatus(requests);
         return s == null ? MPI.UNDEFINED : s.getIndex();
     }
 
+    /** Waits until every request has completed; returns their statuses (MPI_Waitall). */
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
         MPI.check();
         int idle = 0;
@@ -324,6 +351,7 @@ public class Request implements Freeable {
         return out;
     }
 
+    /** The statuses of all requests if every one has completed, else null (MPI_Testall). */
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         MPI.check();
         if (!allComplete(requests)) {
@@ -335,6 +363,7 @@ public class Request implements Freeable {
         return finishAll(requests);
     }
 
+    /** True if every request has completed (MPI_Testall). */
     public static boolean testAll(Request[] requests) throws MPIException {
         MPI.check();
         if (!allComplete(requests)) {
@@ -347,6 +376,7 @@ public class Request implements Freeable {
         return true;
     }
 
+    /** Waits until at least one request has completed; returns their statuses (MPI_Waitsome). */
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
         MPI.check();
         if (!anyActive(requests)) {
@@ -381,10 +411,15 @@ public class Request implements Freeable {
         return out;
     }
 
+    /**
+     * Waits until at least one request has completed; returns the indices of those that have
+     * (MPI_Waitsome).
+     */
     public static int[] waitSome(Request[] requests) throws MPIException {
         return indices(waitSomeStatus(requests));
     }
 
+    /** The statuses of the requests that have completed, possibly none (MPI_Testsome). */
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
         MPI.check();
         if (!anyActive(requests)) {
@@ -394,6 +429,7 @@ public class Request implements Freeable {
         return collectSome(requests);
     }
 
+    /** The indices of the requests that have completed, possibly none (MPI_Testsome). */
     public static int[] testSome(Request[] requests) throws MPIException {
         return indices(testSomeStatus(requests));
     }

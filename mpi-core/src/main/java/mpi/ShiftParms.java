@@ -10,10 +10,12 @@ public final class ShiftParms {
         this.rankDest = rankDest;
     }
 
+    /** The rank to receive from in the shift ({@link MPI#PROC_NULL} past a non-periodic edge). */
     public int getRankSource() {
         return rankSource;
     }
 
+    /** The rank to send to in the shift ({@link MPI#PROC_NULL} past a non-periodic edge). */
     public int getRankDest() {
         return rankDest;
     }

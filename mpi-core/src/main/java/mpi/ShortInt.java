@@ -20,18 +20,22 @@ public final class ShortInt extends Struct {
 
     /** One {value, index} pair in a buffer. */
     public final class Data extends Struct.Data {
+        /** The value of this pair. */
         public short getValue() {
             return getShort(valueOff);
         }
 
+        /** The index (the int) of this pair, as MPI_MAXLOC and MPI_MINLOC use it. */
         public int getIndex() {
             return getInt(indexOff);
         }
 
+        /** Sets the value of this pair. */
         public void putValue(short v) {
             putShort(valueOff, v);
         }
 
+        /** Sets the index of this pair. */
         public void putIndex(int v) {
             putInt(indexOff, v);
         }

@@ -38,6 +38,7 @@ public final class Status {
         return bytes % datatype.byteSize == 0 ? (int) (bytes / datatype.byteSize) : MPI.UNDEFINED;
     }
 
+    /** True if the operation was cancelled (MPI_Test_cancelled). */
     public boolean isCancelled() throws MPIException {
         MPI.check();
         return cancelled;
@@ -51,41 +52,53 @@ public final class Status {
         return bytes % base == 0 ? (int) (bytes / base) : MPI.UNDEFINED;
     }
 
+    /** As {@link #getElements}, as a {@link Count} (MPI_Get_elements_x). */
     public Count getElementsX(Datatype datatype) throws MPIException {
         return new Count(getElements(datatype));
     }
 
+    /** Sets the element count, for generalized requests (MPI_Status_set_elements). */
     public void setElements(Datatype datatype, int count) throws MPIException {
         MPI.check();
         bytes = (long) count * datatype.base.size();
     }
 
+    /** As {@link #setElements}, with a {@link Count} (MPI_Status_set_elements_x). */
     public void setElementsX(Datatype datatype, Count count) throws MPIException {
         MPI.check();
         bytes = count.getCount() * datatype.base.size();
     }
 
+    /** Sets the cancelled flag, for generalized requests (MPI_Status_set_cancelled). */
     public void setCancelled(boolean flag) throws MPIException {
         MPI.check();
         cancelled = flag;
     }
 
+    /** The rank that sent the message (MPI_SOURCE). */
     public int getSource() {
         return source;
     }
 
+    /** The message's tag (MPI_TAG). */
     public int getTag() {
         return tag;
     }
 
+    /** The error code of the operation ({@link MPI#SUCCESS} if it succeeded). */
     public int getError() {
         return error;
     }
 
+    /**
+     * The index of the request this status belongs to, in the array given to a wait-any/some or
+     * test-any/some call.
+     */
     public int getIndex() {
         return index;
     }
 
+    /** Source, tag, error and length, for debugging. */
     @Override
     public String toString() {
         return "Status[source=" + source + ", tag=" + tag + ", error=" + error + ", bytes=" + bytes

@@ -11,6 +11,7 @@ import org.verbatim.runtime.BaseType;
  * PACKED, pair and struct types) and calls the Object variant.
  */
 public abstract class UserFunction {
+    /** A user-defined reduction; override one of the {@code call} methods. */
     public UserFunction() {
     }
 

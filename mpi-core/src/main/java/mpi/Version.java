@@ -10,10 +10,12 @@ public final class Version {
         this.subVersion = subVersion;
     }
 
+    /** The major version of the MPI standard. */
     public int getVersion() {
         return version;
     }
 
+    /** The minor version of the MPI standard. */
     public int getSubVersion() {
         return subVersion;
     }

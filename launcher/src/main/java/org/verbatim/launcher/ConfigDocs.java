@@ -41,7 +41,12 @@ public final class ConfigDocs {
                 .append("Each setting is a system property (`-Dverbatim.core.eager-limit=32k`) or an ")
                 .append("environment variable (`VERBATIM_CORE_EAGER_LIMIT=32k`; system properties win). ")
                 .append("Sizes take a k, m or g suffix (powers of 1024). `bin/mpirun --print-config` ")
-                .append("shows the values in force; `mpirun -x NAME=value` passes one to every rank.\n");
+                .append("shows the values in force; `mpirun -x NAME=value` passes one to every rank. ")
+                .append("`MPI_Init` checks every value first: a boolean takes true/false/1/0/yes/no/on/off, ")
+                .append("a numeric default means a whole number (with that suffix), and a setting that ")
+                .append("lists its words takes only those; anything else ends the job with one line ")
+                .append("naming the setting and what it allows (status 78). A `VERBATIM_*` variable or ")
+                .append("`verbatim.*` property that names no setting gets a warning with the closest name.\n");
         for (SettingsProvider p : providers) {
             sb.append("\n## ").append(p.area()).append("\n\n")
                     .append("| Property | Environment | Default | Meaning |\n")

@@ -46,6 +46,8 @@ public final class Job {
     private final boolean[] joined;
     private JoinLink link;
     private String failure;
+    /** mpirun got SIGINT (Ctrl-C): ranks dying of the same SIGINT are not failures to report. */
+    private boolean interrupted;
     private int status;
 
     /**
@@ -96,6 +98,7 @@ public final class Job {
         List<Thread> pumps = new ArrayList<>();
         Thread cleanupOnSignal = new Thread(this::emergencyStop, "mpirun-shutdown");
         Runtime.getRuntime().addShutdownHook(cleanupOnSignal);
+        Runnable restoreSigint = Interrupts.onSigint(this::interrupt);
         PmiServer server = null;
         try {
             String pmiPort;
@@ -138,7 +141,7 @@ public final class Job {
                     }
                     lock.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1_000)));
                 }
-                if (failure != null) {
+                if (failure != null && !failure.isEmpty()) {
                     messages.println(failure);
                 }
             }
@@ -165,6 +168,7 @@ public final class Job {
             if (!removed.isEmpty() && failure == null) {
                 messages.println("mpirun: removed shared-memory files the ranks left behind: " + removed);
             }
+            restoreSigint.run();
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanupOnSignal);
             } catch (IllegalStateException shuttingDown) {
@@ -244,8 +248,11 @@ public final class Job {
         }
         synchronized (lock) {
             running--;
+            awaitOwnSigint(code);
             if (failure == null) {
-                if (code != 0) {
+                if (code == CONFIG_STATUS) {
+                    fail("", code); // the rank printed the one line that says which setting
+                } else if (code != 0) {
                     fail("mpirun: " + describeRank(rank, p) + " " + describeExit(code) + "; ending the job", code);
                 } else if (pmi != null && pmi.initialized(rank) && !pmi.finalized(rank)) {
                     fail("mpirun: " + describeRank(rank, p) + " exited with status 0 without finalizing PMI "
@@ -255,6 +262,39 @@ public final class Job {
             lock.notifyAll();
         }
     }
+
+    /**
+     * Ctrl-C sends SIGINT to mpirun and its ranks at once; a rank may end before mpirun's own
+     * handler has run. Waits (caller holds lock) up to {@value #SIGINT_GRACE_MILLIS} ms for it,
+     * so that the job ends with "interrupted" rather than "rank N was killed by signal 2".
+     */
+    private void awaitOwnSigint(int code) {
+        long end = System.currentTimeMillis() + SIGINT_GRACE_MILLIS;
+        while (code == 128 + 2 && !interrupted && failure == null) {
+            long left = end - System.currentTimeMillis();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                lock.wait(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** mpirun's SIGINT handler: one line, then the usual end of a failed job. */
+    private void interrupt() {
+        synchronized (lock) {
+            interrupted = true;
+            fail("mpirun: interrupted (SIGINT, Ctrl-C); ending the job", 128 + 2);
+        }
+    }
+
+    /** A rank's status for a configuration value its setting refuses (sysexits' EX_CONFIG). */
+    static final int CONFIG_STATUS = 78;
+    private static final long SIGINT_GRACE_MILLIS = 1000;
 
     /** "was killed by signal 9 (SIGKILL)" or "exited with status 3". */
     static String describeExit(int code) {

@@ -36,6 +36,39 @@ class BinMpirunIT {
     }
 
     @Test
+    void mpijavacCompilesAProgramThatMpirunRuns(@TempDir Path work) throws Exception {
+        Files.writeString(work.resolve("Ping.java"), """
+                import mpi.*;
+
+                public class Ping {
+                    public static void main(String[] args) throws MPIException {
+                        MPI.Init(args);
+                        int[] v = {MPI.COMM_WORLD.getRank() + 40};
+                        MPI.COMM_WORLD.allReduce(v, 1, MPI.INT, MPI.SUM);
+                        if (MPI.COMM_WORLD.getRank() == 0) {
+                            System.out.println("sum " + v[0]);
+                        }
+                        MPI.Finalize();
+                    }
+                }
+                """);
+        Path classes = work.resolve("classes");
+        Process javac = new ProcessBuilder("bash", ROOT.resolve("bin/mpijavac").toString(), "-d", classes.toString(),
+                work.resolve("Ping.java").toString()).redirectErrorStream(true).start();
+        String javacOut = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, javac.waitFor(), javacOut);
+        String[] r = run(ROOT, "-np", "2", "--timeout", "60", "-cp", classes.toString(), "Ping");
+        assertEquals("0", r[0], () -> String.join("\n", r));
+        assertEquals("sum 81", r[1].strip(), () -> String.join("\n", r));
+
+        Process showme = new ProcessBuilder("bash", ROOT.resolve("bin/mpijavac").toString(), "--showme", "-cp", "x",
+                "A.java").redirectErrorStream(true).start();
+        String line = new String(showme.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, showme.waitFor(), line);
+        assertTrue(line.matches("(?s).*/bin/javac -cp x:\\S*/verbatim-mpi-core-[^/]*\\.jar A\\.java\\s*"), line);
+    }
+
+    @Test
     void printsUsage() throws Exception {
         String[] r = run(ROOT, "-h");
         assertEquals("0", r[0], () -> String.join("\n", r));
@@ -45,7 +78,7 @@ class BinMpirunIT {
     @Test
     void saysClearlyWhenTheProjectIsNotBuilt(@TempDir Path emptyRoot) throws Exception {
         Files.createDirectories(emptyRoot.resolve("bin"));
-        for (String script : List.of("mpirun", "jdk-home")) {
+        for (String script : List.of("mpirun", "jdk-home", "verbatim-jars")) {
             Files.copy(ROOT.resolve("bin").resolve(script), emptyRoot.resolve("bin").resolve(script));
         }
         String[] r = run(emptyRoot, "-np", "2", "hostname");

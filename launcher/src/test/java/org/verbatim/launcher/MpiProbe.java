@@ -7,7 +7,9 @@ import mpi.MPIException;
 /**
  * An MPI rank program for the multi-process tests: {@code ring} passes arrays around the ring
  * (small and rendezvous-sized) and checks them; {@code kill R} and {@code abort R C} make rank R
- * die or abort after a first exchange while the others block in a receive from it.
+ * die or abort after a first exchange while the others block in a receive from it; {@code linger}
+ * prints each rank's pid and then waits in a receive that nothing matches (the launcher-loss
+ * tests kill the launcher under it).
  */
 public final class MpiProbe {
     private MpiProbe() {
@@ -41,6 +43,19 @@ public final class MpiProbe {
                 }
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, who, 99);
                 throw new AssertionError("received from an aborted rank");
+            }
+            case "fatal" -> {
+                if (rank == Integer.parseInt(args[1])) {
+                    MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, size + 5, 0); // no such rank
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, Integer.parseInt(args[1]), 99);
+                throw new AssertionError("received from a rank that failed");
+            }
+            case "linger" -> {
+                System.out.println("linger rank " + rank + " pid " + ProcessHandle.current().pid());
+                System.out.flush();
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, (rank + 1) % size, 98); // never sent
+                throw new AssertionError("received a message nobody sent");
             }
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }

@@ -9,7 +9,8 @@ public final class Bootstraps {
 
     /**
      * A {@link PmiClient} when a PMI-1 process manager started us (PMI_FD or PMI_PORT set), else a
-     * {@link SingletonBootstrap}. Refuses, with a clear message, a launch by a manager that speaks
+     * {@link SingletonBootstrap}. A PMI client watches its process manager and ends this process
+     * when it is gone ({@link PmiClient#watchLauncher()}). Refuses, with a clear message, a launch by a manager that speaks
      * only PMIx (Open MPI's mpirun), where a singleton would silently run N separate jobs.
      */
     public static Bootstrap fromEnvironment() {
@@ -18,7 +19,9 @@ public final class Bootstraps {
 
     static Bootstrap fromEnvironment(Map<String, String> env) {
         if (PmiClient.isAvailable(env)) {
-            return PmiClient.connect(env);
+            PmiClient client = PmiClient.connect(env);
+            client.watchLauncher();
+            return client;
         }
         String foreignSize = env.getOrDefault("OMPI_COMM_WORLD_SIZE", env.get("PMIX_SIZE"));
         if (env.containsKey("PMIX_RANK") || (foreignSize != null && !foreignSize.equals("1"))) {

@@ -3,34 +3,38 @@ package org.verbatim.bootstrap;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 
 /**
- * PMI over an inherited socket descriptor ({@code PMI_FD}, as Hydra gives it). Java's standard
- * library cannot adopt a raw descriptor, so this reads and writes it with libc's read(2) and
- * write(2) through FFM, with errno captured and EINTR retried.
+ * PMI over a socket descriptor: inherited ({@code PMI_FD}, as Hydra gives it) or connected by
+ * {@link PmiSocket} ({@code PMI_PORT}). Java's standard library cannot adopt a raw descriptor, so
+ * this reads and writes it with libc's read(2) and write(2) through FFM, with errno captured and
+ * EINTR retried. Holding the descriptor itself is what lets {@link LauncherWatch} poll it for the
+ * process manager's end.
  */
 final class FdPmiChannel implements PmiChannel {
-    private static final int EINTR = 4;
-    private static final int EAGAIN = 11;
+    private static final int EINTR = Libc.EINTR;
+    private static final int EAGAIN = Libc.EAGAIN;
 
     private final int fd;
+    private final String where;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment buffer;
     private final MemorySegment callState;
     private final LineBuffer lines = new LineBuffer(4096);
     private boolean closed;
 
+    /** The inherited descriptor of {@code PMI_FD}. */
     FdPmiChannel(int fd) {
+        this(fd, "PMI_FD " + fd);
+    }
+
+    /** A descriptor described as {@code where} in messages ("PMI_PORT host:port"). */
+    FdPmiChannel(int fd, String where) {
         this.fd = fd;
+        this.where = where;
         this.buffer = arena.allocate(4096);
         this.callState = arena.allocate(Libc.CALL_STATE);
     }
@@ -49,7 +53,7 @@ final class FdPmiChannel implements PmiChannel {
                     if (errno == EINTR || errno == EAGAIN) {
                         continue;
                     }
-                    throw new IOException("write to PMI_FD " + fd + " failed: errno " + errno);
+                    throw new IOException("write to " + where + " failed: " + Libc.describe(errno));
                 }
                 done += n;
             }
@@ -66,10 +70,10 @@ final class FdPmiChannel implements PmiChannel {
                 if (errno == EINTR || errno == EAGAIN) {
                     continue;
                 }
-                throw new IOException("read from PMI_FD " + fd + " failed: errno " + errno);
+                throw new IOException("read from " + where + " failed: " + Libc.describe(errno));
             }
             if (n == 0) {
-                throw new EOFException("process manager closed PMI_FD " + fd);
+                throw new EOFException("process manager closed the connection (" + where + ")");
             }
             byte[] dst = lines.array();
             MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, 0, dst, 0, (int) n);
@@ -81,7 +85,12 @@ final class FdPmiChannel implements PmiChannel {
 
     @Override
     public String describe() {
-        return "PMI_FD " + fd;
+        return where;
+    }
+
+    /** The descriptor (for {@link LauncherWatch}'s poll). */
+    int fd() {
+        return fd;
     }
 
     @Override
@@ -90,59 +99,6 @@ final class FdPmiChannel implements PmiChannel {
             closed = true;
             Libc.close(callState, fd);
             arena.close();
-        }
-    }
-
-    /** The three libc calls, bound on first use so that other bootstraps never need native access. */
-    @SuppressWarnings("restricted")
-    static final class Libc {
-        static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-        private static final VarHandle ERRNO =
-                CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-        private static final Linker LINKER = Linker.nativeLinker();
-        private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
-        private static final MethodHandle READ = LINKER.downcallHandle(
-                LINKER.defaultLookup().find("read").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
-                ERRNO_OPTION);
-        private static final MethodHandle WRITE = LINKER.downcallHandle(
-                LINKER.defaultLookup().find("write").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
-                ERRNO_OPTION);
-        private static final MethodHandle CLOSE = LINKER.downcallHandle(
-                LINKER.defaultLookup().find("close").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
-                ERRNO_OPTION);
-
-        private Libc() {
-        }
-
-        static long read(MemorySegment state, int fd, MemorySegment buf, long len) {
-            try {
-                return (long) READ.invokeExact(state, fd, buf, len);
-            } catch (Throwable t) {
-                throw new IllegalStateException("read(2) downcall failed", t);
-            }
-        }
-
-        static long write(MemorySegment state, int fd, MemorySegment buf, long len) {
-            try {
-                return (long) WRITE.invokeExact(state, fd, buf, len);
-            } catch (Throwable t) {
-                throw new IllegalStateException("write(2) downcall failed", t);
-            }
-        }
-
-        static int close(MemorySegment state, int fd) {
-            try {
-                return (int) CLOSE.invokeExact(state, fd);
-            } catch (Throwable t) {
-                throw new IllegalStateException("close(2) downcall failed", t);
-            }
-        }
-
-        static int errno(MemorySegment state) {
-            return (int) ERRNO.get(state, 0L);
         }
     }
 }

@@ -25,6 +25,7 @@ public final class PmiClient implements Bootstrap {
     private final int keyLengthMax;
     private final int valueLengthMax;
     private boolean closed;
+    private LauncherWatch watch;
 
     private PmiClient(PmiChannel channel, int rank, int size, int appNum, String kvsName, int keyLengthMax, int valueLengthMax) {
         this.channel = channel;
@@ -48,7 +49,8 @@ public final class PmiClient implements Bootstrap {
             if (env.containsKey("PMI_FD")) {
                 channel = new FdPmiChannel(parseInt(env, "PMI_FD"));
             } else if (env.containsKey("PMI_PORT")) {
-                channel = new SocketPmiChannel(env.get("PMI_PORT"), CONNECT_TIMEOUT_MILLIS);
+                channel = new FdPmiChannel(PmiSocket.connect(env.get("PMI_PORT"), CONNECT_TIMEOUT_MILLIS),
+                        "PMI_PORT " + env.get("PMI_PORT"));
             } else {
                 throw new BootstrapException("neither PMI_FD nor PMI_PORT is set: not started by a PMI-1 process manager");
             }
@@ -107,6 +109,28 @@ public final class PmiClient implements Bootstrap {
         return new PmiClient(channel, rank, size, Math.max(appNum, 0), kvs, keyMax, valueMax);
     }
 
+    /**
+     * Ends this process when the process manager is gone: its PMI connection closes or the parent
+     * process ends (see {@link LauncherWatch}). A rank calls this once after connecting; the
+     * watch stops at finalize and abort.
+     */
+    public synchronized void watchLauncher() {
+        watchLauncher(LauncherWatch.exitRank(rank), true);
+    }
+
+    /** As {@link #watchLauncher()} with another action, for tests. */
+    synchronized void watchLauncher(java.util.function.Consumer<String> onGone, boolean parentDeathSignal) {
+        if (watch == null && !closed && channel instanceof FdPmiChannel fdChannel) {
+            watch = LauncherWatch.start(fdChannel.fd(), channel.describe(), onGone, parentDeathSignal);
+        }
+    }
+
+    private void stopWatch() {
+        if (watch != null) {
+            watch.stop();
+        }
+    }
+
     @Override
     public int rank() {
         return rank;
@@ -160,6 +184,7 @@ public final class PmiClient implements Bootstrap {
      */
     @Override
     public synchronized void abort(int code, String message) {
+        stopWatch();
         System.err.println("[verbatim] rank " + rank + " aborts the job (code " + code + "): " + message);
         System.err.flush();
         StderrDrain.await(500);
@@ -177,6 +202,7 @@ public final class PmiClient implements Bootstrap {
             return;
         }
         closed = true;
+        stopWatch();
         try {
             call(channel, "finalize_ack", "finalize");
         } catch (IOException e) {

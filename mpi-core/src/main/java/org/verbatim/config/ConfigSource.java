@@ -35,6 +35,15 @@ public final class ConfigSource {
         return result;
     }
 
+    /**
+     * How the user gave {@code value} for {@code propertyName}, for messages: {@code -Dname=value}
+     * when the system property is set, else {@code VERBATIM_NAME=value}.
+     */
+    public static String origin(String propertyName, String value) {
+        return System.getProperty(propertyName) != null ? "-D" + propertyName + "=" + value
+                : environmentName(propertyName) + "=" + value;
+    }
+
     /** {@code VERBATIM_SHM_RING_SIZE} to {@code verbatim.shm.ring-size}. */
     public static String propertyName(String environmentName) {
         String lower = environmentName.toLowerCase(Locale.ROOT);

@@ -9,27 +9,40 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting EAGER_LIMIT = new Setting("verbatim.core.eager-limit", "16k",
             "Largest message payload sent eagerly; larger ones use the rendezvous protocol "
                     + "(also capped by the transport's maximum eager size).");
-    public static final Setting IDLE = new Setting("verbatim.core.idle", "auto",
+    public static final Setting IDLE = Setting.choice("verbatim.core.idle", "auto",
             "What a waiting rank does when idle: spin, spin-yield (spin ~100 us, then "
                     + "sched_yield), yield (sched_yield on every idle pass), backoff (then park), "
                     + "block (sleep on the shm inbox's futex until a peer's message rings it), "
                     + "or auto (spin-yield while ranks per host <= cores, yield up to 4 ranks per "
-                    + "core, backoff up to 8, block beyond).");
+                    + "core, backoff up to 8, block beyond).",
+            "spin", "spin-yield", "yield", "backoff", "block", "auto");
     public static final Setting TRANSPORTS = new Setting("verbatim.core.transports", "",
             "Comma-separated transports to open (for example shm or ib); empty = all available.");
     public static final Setting READS_IN_FLIGHT = new Setting("verbatim.core.reads-in-flight",
             "4", "Rendezvous RDMA chunks kept in flight (pipelining): reads of an RGET receive, "
                     + "writes of an RPUT send.");
-    public static final Setting RENDEZVOUS = new Setting("verbatim.core.rendezvous", "auto",
+    public static final Setting RENDEZVOUS = Setting.choice("verbatim.core.rendezvous", "auto",
             "Rendezvous protocol for messages above the eager limit: rget (the receiver "
                     + "RDMA-reads), rput (the receiver's CTS carries its buffer; the sender "
                     + "RDMA-writes and closes with write-with-immediate or FIN), or auto (RPUT from "
                     + "verbatim.core.rput-threshold up when the transport writes natively, RGET "
-                    + "below; whichever exists when only one does).");
+                    + "below; whichever exists when only one does).", "rget", "rput", "auto");
     public static final Setting RPUT_THRESHOLD = new Setting("verbatim.core.rput-threshold",
             "256k", "With verbatim.core.rendezvous=auto: smallest message sent by RPUT when the "
                     + "transport has both native RDMA read and write done by an adapter (not by "
                     + "the CPU, as shm's cross-memory attach: RGET there).");
+    public static final Setting DATATYPE_SCHEME = Setting.choice("verbatim.core.datatype-scheme",
+            "auto", "How rendezvous-size messages of noncontiguous data (derived datatypes) move: "
+                    + "generic (pack, send contiguous, unpack), multi-w (no packing: the sender "
+                    + "writes from its blocks into the receiver's blocks, which the receiver's CTS "
+                    + "lists), p-rrs (the receiver scatter-reads a contiguous or packed sender's data "
+                    + "into its blocks), or auto (multi-w and p-rrs when the mean block is at least "
+                    + "verbatim.core.datatype-min-block and the memory is native, else generic).",
+            "auto", "generic", "multi-w", "p-rrs");
+    public static final Setting DATATYPE_MIN_BLOCK = new Setting(
+            "verbatim.core.datatype-min-block", "auto", "With verbatim.core.datatype-scheme=auto: "
+                    + "the smallest mean block (bytes) sent block by block instead of packed; auto "
+                    + "is 128 where the CPU moves the data (shm) and 2k for an RDMA adapter.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
             "Count messages, volume, unexpected messages and communication memory (and the "
                     + "transports' counters); rank 0 prints the totals over the ranks at finalize.");
@@ -39,10 +52,10 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting PROTO_INFO = new Setting("verbatim.core.proto-info", "false",
             "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
 
-    public static final Setting WARMUP = new Setting("verbatim.core.warmup", "auto",
+    public static final Setting WARMUP = Setting.choice("verbatim.core.warmup", "auto",
             "MPI_Init's warm-up exchange with a same-host partner (world ranks 2k and 2k+1), so "
                     + "that the JVM compiles the point-to-point path before the program's first "
-                    + "message: auto (on over shm when the profiler is off), on, or off.");
+                    + "message: auto (on over shm when the profiler is off), on, or off.", "auto", "on", "off");
     public static final Setting WARMUP_TRACE = new Setting("verbatim.core.warmup-trace", "false",
             "Print the warm-up's progress and duration (to see what it costs at MPI_Init).");
 
@@ -54,6 +67,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                PROFILE, PROFILE_RANKS, PROTO_INFO, WARMUP, WARMUP_TRACE);
+                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, PROFILE, PROFILE_RANKS, PROTO_INFO, WARMUP, WARMUP_TRACE);
     }
 }

@@ -17,6 +17,7 @@ import org.verbatim.runtime.ext.ExtensionContext;
 import org.verbatim.runtime.ext.ImmediateHandler;
 import org.verbatim.runtime.ext.MessageHandler;
 import org.verbatim.runtime.ext.Retryable;
+import org.verbatim.runtime.p2p.LayoutSchemes;
 import org.verbatim.runtime.p2p.PointToPoint;
 import org.verbatim.runtime.p2p.ProtocolContext;
 import org.verbatim.runtime.p2p.RendezvousPolicy;
@@ -80,7 +81,25 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
         this.profiler = profiler;
         this.multiThreaded = threadLevel >= 3;
         this.p2p = new PointToPoint(this, worldSize, eagerLimit, maxReadsInFlight, rendezvous,
-                protoInfo, multiThreaded);
+                layoutSchemes(config), protoInfo, multiThreaded);
+    }
+
+    /** verbatim.core.datatype-scheme and datatype-min-block. */
+    private static LayoutSchemes layoutSchemes(Map<String, String> config) {
+        if (config == null) {
+            return LayoutSchemes.auto();
+        }
+        String min = CoreSettings.DATATYPE_MIN_BLOCK.get(config).trim();
+        long minBlock;
+        try {
+            minBlock = min.equalsIgnoreCase("auto") ? LayoutSchemes.TRANSPORT_DEFAULT
+                    : CoreSettings.DATATYPE_MIN_BLOCK.getSize(config);
+        } catch (IllegalArgumentException e) {
+            throw new MpiError(ErrorClass.ERR_ARG, CoreSettings.DATATYPE_MIN_BLOCK.name()
+                    + ": expected auto or a size in bytes (such as 256 or 4k), not '" + min + "'");
+        }
+        return LayoutSchemes.parse(CoreSettings.DATATYPE_SCHEME.get(config), minBlock,
+                CoreSettings.DATATYPE_SCHEME.name());
     }
 
     /**
@@ -416,7 +435,13 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     }
 
     public long communicationMemory() {
-        return pool.allocatedBytes();
+        long bytes = pool.allocatedBytes();
+        if (transports != null) {
+            for (Transport t : transports) {
+                bytes += t.communicationMemory();
+            }
+        }
+        return bytes;
     }
 
     /** Frees the engine's own memory; transports are closed by their owner. */

@@ -64,7 +64,7 @@ public final class MpiProcess implements AutoCloseable {
             hosts[r] = h;
         }
         long ranksOnHost = Arrays.stream(hosts).filter(host::equals).count();
-        IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.get(config), (int) ranksOnHost,
+        IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.getChoice(config), (int) ranksOnHost,
                 org.verbatim.bootstrap.HostInfo.onlineCores());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
@@ -84,6 +84,12 @@ public final class MpiProcess implements AutoCloseable {
             }
         }
         engine.attach(opened);
+        try {
+            TransportReach.check(rank, hosts, opened, config);
+        } catch (MpiError e) {
+            opened.forEach(Transport::close);
+            throw e;
+        }
         for (RuntimeExtension x : ServiceLoader.load(RuntimeExtension.class)) {
             try {
                 x.start(engine);
@@ -99,12 +105,14 @@ public final class MpiProcess implements AutoCloseable {
 
     static RendezvousPolicy rendezvousPolicy(Map<String, String> config) {
         long threshold;
+        String choice;
         try {
             threshold = CoreSettings.RPUT_THRESHOLD.getSize(config);
+            choice = CoreSettings.RENDEZVOUS.getChoice(config);
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
         }
-        return RendezvousPolicy.parse(CoreSettings.RENDEZVOUS.get(config), threshold,
+        return RendezvousPolicy.parse(choice, threshold,
                 CoreSettings.RENDEZVOUS.name(), CoreSettings.RPUT_THRESHOLD.name());
     }
 

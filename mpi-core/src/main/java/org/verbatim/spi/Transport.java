@@ -67,6 +67,16 @@ public interface Transport extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /**
+     * Bytes of memory this transport holds for communication in this process (its own receive
+     * rings, buffers, registered and pinned buffers; not other processes' memory it maps): the
+     * profiler's "communication memory" adds it to the runtime's own, for the memory paper's
+     * figure. The default is 0.
+     */
+    default long communicationMemory() {
+        return 0;
+    }
+
     /** Releases every resource; also removes any files the transport created. */
     @Override
     void close();

@@ -22,6 +22,8 @@ final class FakePmiServer implements AutoCloseable {
     volatile String initRc = "0";
     volatile int valueMax = 1024;
     volatile boolean hangUpOnBarrier;
+    /** Stop serving (without closing the channel) once the client's start-up is answered. */
+    volatile boolean stopAfterStartUp;
     private final int size;
     private final int rank;
     private ServerSocket serverSocket;
@@ -90,7 +92,12 @@ final class FakePmiServer implements AutoCloseable {
                 case "init" -> io.write("cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=" + initRc);
                 case "get_maxes" -> io.write("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=" + valueMax);
                 case "get_appnum" -> io.write("cmd=appnum appnum=0");
-                case "get_my_kvsname" -> io.write("cmd=my_kvsname kvsname=kvs_4242_0");
+                case "get_my_kvsname" -> {
+                    io.write("cmd=my_kvsname kvsname=kvs_4242_0");
+                    if (stopAfterStartUp) {
+                        return;
+                    }
+                }
                 case "put" -> {
                     kvs.put(m.get("key"), m.get("value"));
                     io.write("cmd=put_result rc=0 msg=success");

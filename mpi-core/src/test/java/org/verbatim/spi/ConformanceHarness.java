@@ -66,7 +66,7 @@ public abstract class ConformanceHarness {
 
     /** A message as the handler saw it (copied: the transport lends the segment). */
     protected record Received(int source, byte[] bytes) {
-        int intAt(int offset) {
+        public int intAt(int offset) {
             return ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).getInt(offset);
         }
     }

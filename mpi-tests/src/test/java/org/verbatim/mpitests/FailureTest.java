@@ -38,8 +38,10 @@ class FailureTest {
                 Integer.toString(victim));
         assertNotEquals(0, job.status(), job::report);
         assertNotEquals(MpiJob.TIMEOUT_STATUS, job.status(), job::report);
-        assertTrue(Pattern.compile("verbatim: rank " + victim + ": " + reason).matcher(job.err())
-                .find(), job::report);
+        // one line, once: the rank's abort line names rank, call and reason
+        assertEquals(1, Pattern.compile("(?m)^\\[verbatim] rank " + victim + " aborts the job \\(code \\d+\\): "
+                + reason).matcher(job.err()).results().count(), job::report);
+        assertEquals(1, job.err().lines().filter(l -> l.contains(reason.substring(0, 8))).count(), job::report);
         assertTrue(Pattern.compile("mpirun: rank " + victim + " \\(pid \\d+\\)").matcher(job.err())
                 .find(), job::report);
         assertEndedPromptly(job);
@@ -50,8 +52,8 @@ class FailureTest {
         MpiJob job = MpiJob.run(3, JOB_TIMEOUT, List.of(), "128m", FailureProgram.class, "abort",
                 "1");
         assertEquals(7, job.status(), job::report);
-        assertTrue(job.err().contains("rank 1: MPI_Abort called on MPI_COMM_WORLD with error code 7"),
-                job::report);
+        assertTrue(job.err().contains("[verbatim] rank 1 aborts the job (code 7): MPI_Abort called on "
+                + "MPI_COMM_WORLD with error code 7"), job::report);
         assertEndedPromptly(job);
     }
 

@@ -60,9 +60,9 @@ class PointToPointTest {
     void aBadWarmUpSettingIsNamed() throws Exception {
         MpiJob job = MpiJob.run(2, 60, List.of("VERBATIM_CORE_WARMUP=sometimes"), "256m",
                 PointToPointProgram.class, "2", "16384");
-        assertTrue(job.status() != 0, job::report);
-        assertTrue(job.err().contains("verbatim.core.warmup: expected auto, on or off, got sometimes"),
-                job::report);
+        assertEquals(78, job.status(), job::report);
+        assertTrue(job.err().contains("verbatim: VERBATIM_CORE_WARMUP=sometimes is not valid for "
+                + "verbatim.core.warmup; allowed: one of auto, on, off"), job::report);
     }
 
     @Test

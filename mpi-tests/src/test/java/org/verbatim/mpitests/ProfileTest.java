@@ -31,6 +31,12 @@ class ProfileTest {
         assertTrue(err.matches("(?s).*unexpected received +\\d+ \\(\\d+\\.\\d% of the messages\\).*"),
                 job::report);
         assertFalse(err.contains("verbatim profile, rank"), job::report);
+        // communication memory counts what the transports hold: at least each rank's 512 KiB
+        // shm inbox ring besides the runtime's staging
+        var memory = java.util.regex.Pattern.compile("communication memory +\\d+ bytes \\(avg (\\d+),")
+                .matcher(err);
+        assertTrue(memory.find(), job::report);
+        assertTrue(Long.parseLong(memory.group(1)) >= 512 * 1024, job::report);
     }
 
     @Test

@@ -4,7 +4,9 @@ import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.RequestTable;
 import org.verbatim.runtime.base.StagingPool;
+import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionStatus;
+import org.verbatim.spi.IoVector;
 import org.verbatim.spi.PostStatus;
 
 /**
@@ -19,6 +21,10 @@ final class GetRendezvous {
     private final PointToPoint owner;
     private final RequestTable table;
     private final StagingPool pool;
+    /** Scatter list of one read (p-rrs); filled and posted under the lock, read during the post. */
+    private final IoVector scatter = new IoVector(SCATTER_ENTRIES);
+    /** Most entries of one scatter read (the transport's own limit may be lower). */
+    private static final int SCATTER_ENTRIES = 64;
 
     GetRendezvous(ProtocolContext context, PointToPoint owner) {
         this.context = context;
@@ -44,7 +50,9 @@ final class GetRendezvous {
             r.finish(src, tag, 0, r.error());
             return;
         }
-        if (r.needsStaging()) {
+        if (r.layout != null && p.selection.scatterReads(r.layout, r.data.isNative())) {
+            r.cursor = new BlockCursor(r.layout, 0); // p-rrs: read straight into the blocks
+        } else if (r.needsStaging()) {
             r.staging = pool.acquire(n);
         }
         r.id = table.add(r);
@@ -53,6 +61,9 @@ final class GetRendezvous {
 
     /** Posts as many chunks as the window allows; false (and pending) when one was refused. */
     boolean postReads(RecvOp r) {
+        if (r.cursor != null) {
+            return postScatterReads(r);
+        }
         MemorySegment target = r.staging != null ? r.staging : r.data;
         PeerState p = r.peer;
         while (r.readOffset < r.bytesToRead && r.chunksOutstanding < p.readWindow) {
@@ -60,6 +71,43 @@ final class GetRendezvous {
             int st = p.endpoint.read(target.asSlice(r.readOffset, len),
                     r.remoteAddress + r.readOffset, r.remoteKey, r.id);
             if (st != PostStatus.OK) {
+                owner.makePending(r);
+                return false;
+            }
+            r.readOffset += len;
+            r.chunksOutstanding++;
+        }
+        return true;
+    }
+
+    /**
+     * p-rrs: each read takes one contiguous range of the sender's data into as many of the
+     * receive buffer's blocks as one scatter list holds.
+     */
+    private boolean postScatterReads(RecvOp r) {
+        PeerState p = r.peer;
+        var caps = p.transport.capabilities();
+        int entries = caps.has(Capability.READ_SCATTER)
+                ? Math.max(1, Math.min(SCATTER_ENTRIES, caps.get().maxIov())) : 1;
+        BlockCursor cursor = r.cursor;
+        while (r.readOffset < r.bytesToRead && r.chunksOutstanding < p.readWindow) {
+            long limit = Math.min(p.maxRdma, r.bytesToRead - r.readOffset);
+            cursor.mark();
+            scatter.clear();
+            long len = 0;
+            while (len < limit && scatter.count() < entries) {
+                long piece = Math.min(cursor.leftInBlock(), limit - len);
+                scatter.add(r.data, cursor.position(), piece);
+                cursor.advance(piece);
+                len += piece;
+            }
+            long from = r.remoteAddress + r.readOffset;
+            int st = scatter.count() == 1
+                    ? p.endpoint.read(r.data.asSlice(scatter.offset(0), len), from, r.remoteKey, r.id)
+                    : p.endpoint.readScatter(scatter, from, r.remoteKey, r.id);
+            scatter.clear();
+            if (st != PostStatus.OK) {
+                cursor.reset();
                 owner.makePending(r);
                 return false;
             }

@@ -20,7 +20,7 @@ final class PeerState {
     final SelectionTable selection;
 
     PeerState(int world, Transport transport, long configuredEagerLimit, RendezvousPolicy policy,
-              int configuredReadWindow) {
+              int configuredReadWindow, LayoutSchemes schemes) {
         this.world = world;
         this.transport = transport;
         this.endpoint = transport.endpoint(world);
@@ -30,6 +30,6 @@ final class PeerState {
         this.putFrom = policy.putFrom(caps);
         this.readWindow = Math.max(1, caps.readsInFlight() > 0
                 ? Math.min(configuredReadWindow, caps.readsInFlight()) : configuredReadWindow);
-        this.selection = new SelectionTable(caps, eagerLimit, putFrom);
+        this.selection = new SelectionTable(caps, eagerLimit, putFrom, schemes);
     }
 }

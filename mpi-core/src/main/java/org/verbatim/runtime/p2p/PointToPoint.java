@@ -40,6 +40,7 @@ public final class PointToPoint implements AutoCloseable {
     private final long eagerLimit;
     private final int readWindow;
     private final RendezvousPolicy rendezvousPolicy;
+    private final LayoutSchemes schemes;
     private final boolean protoInfo;
     private final boolean multiThreaded;
     private final MatchQueues queues = new MatchQueues();
@@ -58,6 +59,14 @@ public final class PointToPoint implements AutoCloseable {
 
     public PointToPoint(ProtocolContext context, int worldSize, long eagerLimit, int readWindow,
                         RendezvousPolicy rendezvous, boolean protoInfo, boolean multiThreaded) {
+        this(context, worldSize, eagerLimit, readWindow, rendezvous, LayoutSchemes.auto(),
+                protoInfo, multiThreaded);
+    }
+
+    public PointToPoint(ProtocolContext context, int worldSize, long eagerLimit, int readWindow,
+                        RendezvousPolicy rendezvous, LayoutSchemes schemes, boolean protoInfo,
+                        boolean multiThreaded) {
+        this.schemes = schemes;
         this.context = context;
         this.lock = context.lock();
         this.dispatch = context.dispatch();
@@ -79,7 +88,7 @@ public final class PointToPoint implements AutoCloseable {
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
         dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", arrivals::onFin);
         dispatch.registerKind(WireHeader.SYNC_ACK, "p2p synchronous send", arrivals::onFin);
-        dispatch.registerKind(WireHeader.CTS, "p2p RPUT", (src, m, at, len) -> puts.onCts(src, m, at));
+        dispatch.registerKind(WireHeader.CTS, "p2p RPUT", puts::onCts);
         dispatch.registerKind(WireHeader.PUT_FIN, "p2p RPUT", (src, m, at, len) ->
                 puts.onPutFin(src, WireHeader.request(m, at), WireHeader.flags(m, at)));
         dispatch.registerImmediates(PutRendezvous.IMMEDIATE_MARK, PutRendezvous.IMMEDIATE_MARK,
@@ -103,7 +112,7 @@ public final class PointToPoint implements AutoCloseable {
 
     private PeerState connect(int world) {
         Transport t = context.transportFor(world);
-        PeerState p = new PeerState(world, t, eagerLimit, rendezvousPolicy, readWindow);
+        PeerState p = new PeerState(world, t, eagerLimit, rendezvousPolicy, readWindow, schemes);
         peers[world] = p;
         if (protoInfo) {
             System.err.print(describe(p));
@@ -169,9 +178,13 @@ public final class PointToPoint implements AutoCloseable {
             SelectionTable.DataClass dc = layout != null ? SelectionTable.DataClass.LAYOUT
                     : base.isNative() ? SelectionTable.DataClass.CONTIGUOUS_NATIVE
                     : SelectionTable.DataClass.CONTIGUOUS_HEAP;
-            SelectionTable.Protocol proto = p.selection.select(dc, size);
+            SelectionTable.Protocol proto = layout == null ? p.selection.select(dc, size)
+                    : p.selection.selectLayout(size, layout, base.isNative());
             MemorySegment packed = null;
-            if (layout != null) {
+            if (proto == SelectionTable.Protocol.RPUT_LAYOUT) {
+                // multi-w: no packing; the writes go out from the blocks once the CTS is in
+                data = base.asSlice(0, layout.extent());
+            } else if (layout != null) {
                 // Generic scheme: pack once, then the contiguous protocols. A claimed eager
                 // slot packs in place when nothing is queued ahead of it.
                 if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM
@@ -191,6 +204,11 @@ public final class PointToPoint implements AutoCloseable {
                     mode == Mode.SYNCHRONOUS);
             s.protocol = proto;
             s.rendezvous = proto.rendezvous();
+            if (proto == SelectionTable.Protocol.RPUT_LAYOUT) {
+                s.layout = layout;
+                s.messageBytes = size;
+                s.statusBytesOverride(size);
+            }
             profiler.messageSent(size);
             if (s.rendezvous) {
                 if (proto == SelectionTable.Protocol.NONE) {
@@ -274,7 +292,7 @@ public final class PointToPoint implements AutoCloseable {
         int status;
         if (s.rendezvous) {
             WireHeader.write(header, WireHeader.RTS, s.put ? WireHeader.FLAG_RPUT : 0, s.context,
-                    s.myCommRank, s.tag, s.data.byteSize(), s.id);
+                    s.myCommRank, s.tag, s.messageBytes, s.id);
             WireHeader.writeRemote(header, s.registration.address(), s.registration.remoteKey());
             status = p.endpoint.send(rtsHeader, empty);
             if (status == PostStatus.OK) {

@@ -44,12 +44,15 @@ final class PutRendezvous implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment cts = arena.allocate(WireHeader.CTS_SIZE, 8);
     private final MemorySegment empty = MemorySegment.ofArray(new byte[0]);
+    private final BlockWrites blockWrites;
+
     PutRendezvous(ProtocolContext context, PointToPoint owner, int maxInFlight) {
         this.context = context;
         this.owner = owner;
         this.table = context.table();
         this.pool = context.pool();
         this.maxInFlight = Math.max(1, maxInFlight);
+        this.blockWrites = new BlockWrites(owner);
     }
 
     /** The immediate that closes the RPUT of receive {@code id}, or 0 when it does not fit. */
@@ -78,13 +81,23 @@ final class PutRendezvous implements AutoCloseable {
             return;
         }
         MemorySegment target;
-        if (!r.needsStaging()) {
+        int maxBlocks = (int) Math.max(0, Math.min(Integer.MAX_VALUE,
+                (p.transport.capabilities().maxEager() - WireHeader.CTS_SIZE) / BlockWrites.PAIR_SIZE));
+        boolean blocks = r.layout != null
+                && p.selection.blocksInCts(r.layout, r.data.isNative(), maxBlocks);
+        if (blocks) {
+            // multi-w: the sender writes into the blocks themselves; the CTS lists them
+            target = r.data.asSlice(0, r.layout.extent());
+        } else if (!r.needsStaging()) {
             target = r.data.asSlice(0, n);
         } else {
             r.staging = pool.acquire(n);
             target = r.staging;
         }
         r.registration = p.transport.register(target, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        if (blocks) {
+            r.ctsBlocks = BlockWrites.encode(r.layout, n, r.registration.address(), pool::acquire);
+        }
         r.id = table.add(r);
         r.ctsPending = true;
         retryCts(r);
@@ -94,6 +107,10 @@ final class PutRendezvous implements AutoCloseable {
     boolean retryCts(RecvOp r) {
         if (postCts(r)) {
             r.ctsPending = false;
+            if (r.ctsBlocks != null) {
+                pool.release(r.ctsBlocks);
+                r.ctsBlocks = null;
+            }
             return true;
         }
         owner.makePending(r);
@@ -102,11 +119,13 @@ final class PutRendezvous implements AutoCloseable {
 
     private boolean postCts(RecvOp r) {
         int immediate = immediateFor(r.id);
-        WireHeader.write(cts, WireHeader.CTS, immediate == 0 ? WireHeader.FLAG_PUT_FIN : 0, 0, 0,
-                immediate, r.bytesToRead, r.senderRequest);
+        int flags = (immediate == 0 ? WireHeader.FLAG_PUT_FIN : 0)
+                | (r.ctsBlocks != null ? WireHeader.FLAG_LAYOUT : 0);
+        WireHeader.write(cts, WireHeader.CTS, (byte) flags, 0, 0, immediate, r.bytesToRead,
+                r.senderRequest);
         WireHeader.writeRemote(cts, r.registration.address(), r.registration.remoteKey());
         WireHeader.writeReceiverRequest(cts, r.id);
-        return r.peer.endpoint.send(cts, empty) == PostStatus.OK;
+        return r.peer.endpoint.send(cts, r.ctsBlocks != null ? r.ctsBlocks : empty) == PostStatus.OK;
     }
 
     /** A write-with-immediate landed; true if it closed an RPUT. */
@@ -153,7 +172,7 @@ final class PutRendezvous implements AutoCloseable {
     // ------------------------------------------------------------------ sender
 
     /** The receiver's CTS: write the data into its buffer. */
-    void onCts(int source, MemorySegment m, long at) {
+    void onCts(int source, MemorySegment m, long at, long length) {
         long senderRequest = WireHeader.request(m, at);
         if (!(table.get(senderRequest) instanceof SendOp s) || s.phase != SendOp.Phase.WAIT_CTS) {
             throw context.fail("rank " + context.worldRank() + ": CTS from rank " + source
@@ -161,13 +180,24 @@ final class PutRendezvous implements AutoCloseable {
         }
         s.remoteAddress = WireHeader.address(m, at);
         s.remoteKey = WireHeader.remoteKey(m, at);
-        s.bytesToWrite = Math.min(WireHeader.length(m, at), s.data.byteSize());
+        long accepted = WireHeader.length(m, at);
+        s.bytesToWrite = Math.min(accepted, s.messageBytes);
         s.writeOffset = 0;
         s.chunksOutstanding = 0;
         s.immediate = WireHeader.tag(m, at);
         s.receiverRequest = WireHeader.receiverRequest(m, at);
         s.finByMessage = (WireHeader.flags(m, at) & WireHeader.FLAG_PUT_FIN) != 0
                 || !s.peer.transport.capabilities().has(Capability.WRITE_WITH_IMMEDIATE);
+        if ((WireHeader.flags(m, at) & WireHeader.FLAG_LAYOUT) != 0) {
+            BlockList blocks = BlockWrites.decode(m, at, length, accepted);
+            if (blocks == null) {
+                throw context.fail("rank " + context.worldRank() + ": CTS from rank " + source
+                        + " carries a malformed block list");
+            }
+            BlockWrites.begin(s, new BlockCursor(blocks, 0));
+        } else if (s.layout != null) {
+            BlockWrites.begin(s, new BlockCursor(null, s.remoteAddress));
+        }
         s.phase = SendOp.Phase.WRITING;
         if (s.bytesToWrite == 0) {
             finishSend(s);
@@ -178,6 +208,9 @@ final class PutRendezvous implements AutoCloseable {
 
     /** Posts as many writes as the window allows; false (and pending) when one was refused. */
     boolean postWrites(SendOp s) {
+        if (s.work != null) {
+            return blockWrites.post(s);
+        }
         MemorySegment source = s.registration.segment();
         PeerState p = s.peer;
         while (s.writeOffset < s.bytesToWrite && s.chunksOutstanding < maxInFlight) {
@@ -203,9 +236,12 @@ final class PutRendezvous implements AutoCloseable {
         s.chunksOutstanding--;
         if (status != CompletionStatus.OK && s.writeError == 0) {
             s.writeError = status;
+            if (s.work != null) {
+                BlockWrites.abandon(s);
+            }
             s.bytesToWrite = s.writeOffset; // post nothing more
         }
-        if (s.writeOffset < s.bytesToWrite) {
+        if (s.work != null ? BlockWrites.morePending(s) : s.writeOffset < s.bytesToWrite) {
             postWrites(s);
             return;
         }

@@ -42,6 +42,10 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
     MemoryRegistration registration;
     /** RPUT: the CTS still has to go out. */
     boolean ctsPending;
+    /** RPUT into the blocks themselves (multi-w): the CTS's block list until it is out. */
+    MemorySegment ctsBlocks;
+    /** RGET straight into the blocks (p-rrs): where the next read lands. */
+    BlockCursor cursor;
     /** True while in the pending queue. */
     boolean pending;
     /** Error class of a failed transfer (set by a completion with an error status). */
@@ -111,6 +115,8 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         this.chunksOutstanding = 0;
         this.peer = null;
         this.registration = null;
+        this.ctsBlocks = null;
+        this.cursor = null;
     }
 
     /**

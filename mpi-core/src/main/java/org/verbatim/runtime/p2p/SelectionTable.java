@@ -30,6 +30,8 @@ public final class SelectionTable {
         RPUT_ZCOPY("RPUT zero-copy"),
         RPUT_STAGED("RPUT through a native staging copy"),
         RPUT_PACKED("RPUT of a packed staging buffer"),
+        RPUT_LAYOUT("RPUT from the sender's blocks, no packing (multi-w: block-to-block or gather"
+                + " writes in list posts)"),
         NONE("no protocol (the transport has neither RDMA read nor write)");
 
         private final String description;
@@ -43,7 +45,8 @@ public final class SelectionTable {
         }
 
         public boolean put() {
-            return this == RPUT_ZCOPY || this == RPUT_STAGED || this == RPUT_PACKED;
+            return this == RPUT_ZCOPY || this == RPUT_STAGED || this == RPUT_PACKED
+                    || this == RPUT_LAYOUT;
         }
 
         @Override
@@ -59,10 +62,18 @@ public final class SelectionTable {
     private final boolean readEmulated;
     private final boolean writeEmulated;
     private final boolean immediate;
+    private final Capabilities caps;
+    private final LayoutSchemes schemes;
     /** [data class][0 eager, 1 RGET range, 2 RPUT range]. */
     private final Protocol[][] table = new Protocol[DataClass.values().length][3];
 
     SelectionTable(Capabilities caps, long eagerLimit, long putFrom) {
+        this(caps, eagerLimit, putFrom, LayoutSchemes.auto());
+    }
+
+    SelectionTable(Capabilities caps, long eagerLimit, long putFrom, LayoutSchemes schemes) {
+        this.caps = caps;
+        this.schemes = schemes;
         this.eagerLimit = eagerLimit;
         this.putFrom = putFrom;
         this.canRead = caps.has(Capability.RDMA_READ);
@@ -107,6 +118,34 @@ public final class SelectionTable {
         return size >= putFrom ? row[2] : row[1];
     }
 
+    /**
+     * The protocol for a message of {@code size} bytes laid out by {@code layout} over a base
+     * that is native memory or not: eager as {@link #select}, and above it the datatype scheme
+     * {@link LayoutSchemes} picks (multi-w writes from the blocks; otherwise packed).
+     */
+    public Protocol selectLayout(long size, Layout layout, boolean nativeBase) {
+        if (size <= eagerLimit) {
+            return table[DataClass.LAYOUT.ordinal()][0];
+        }
+        if (schemes.senderWrites(caps, layout, nativeBase)) {
+            return Protocol.RPUT_LAYOUT;
+        }
+        if (schemes.senderPrefersRead(caps)) {
+            return Protocol.RGET_PACKED;
+        }
+        return select(DataClass.LAYOUT, size);
+    }
+
+    /** The receiver of an RPUT into {@code layout}: put its blocks in the CTS (multi-w). */
+    boolean blocksInCts(Layout layout, boolean nativeBase, int maxBlocks) {
+        return schemes.receiverBlocksInCts(caps, layout, nativeBase, maxBlocks);
+    }
+
+    /** The receiver of an RGET into {@code layout}: scatter-read into its blocks (p-rrs). */
+    boolean scatterReads(Layout layout, boolean nativeBase) {
+        return schemes.receiverScatterReads(caps, layout, nativeBase);
+    }
+
     /** A protocol as this peer runs it: emulated operations and how RPUT closes. */
     private String label(Protocol p) {
         if (p.put()) {
@@ -137,6 +176,8 @@ public final class SelectionTable {
             }
             sb.append('\n');
         }
+        sb.append(prefix).append("datatype scheme above the eager limit: ")
+                .append(schemes.describe(caps)).append('\n');
         return sb.toString();
     }
 }

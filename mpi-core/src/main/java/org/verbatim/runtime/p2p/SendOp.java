@@ -41,6 +41,16 @@ public final class SendOp extends RequestState implements Retryable, CompletionC
     boolean finByMessage;
     /** The first error status of an RPUT write (0: none). */
     int writeError;
+    /** The sender's blocks over {@link #data} when it writes without packing (multi-w), else null. */
+    Layout layout;
+    /** Bytes of the message ({@code data}'s size, or the layout's). */
+    long messageBytes;
+    /** Block writes (multi-w): the pieces listed for posting, the next to post, and where the
+     *  next piece starts on each side. Null for a contiguous write into a contiguous buffer. */
+    org.verbatim.spi.WorkList work;
+    int workFrom;
+    BlockCursor localCursor;
+    BlockCursor remoteCursor;
     /** The protocol chosen from the peer's selection table. */
     SelectionTable.Protocol protocol;
     /** True while the send is in the pending queue. */
@@ -59,6 +69,7 @@ public final class SendOp extends RequestState implements Retryable, CompletionC
         this.keepAlive = keepAlive;
         this.synchronous = synchronous;
         this.statusBytes = data.byteSize();
+        this.messageBytes = data.byteSize();
     }
 
     @Override

@@ -76,6 +76,9 @@ public final class WireHeader {
     /** flag on a FIN or PUT_FIN: the transfer failed (a completion with an error status); the
      *  request on the other side ends with MPI_ERR_OTHER instead of waiting forever. */
     public static final byte FLAG_ERROR = 8;
+    /** flag on a CTS: the receiver's blocks follow the header as (address, length) pairs of
+     *  longs (the multi-w datatype scheme); the sender writes into them, not at ADDRESS. */
+    public static final byte FLAG_LAYOUT = 16;
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;

@@ -83,7 +83,7 @@ final class EmulationHandler implements CompletionHandler {
         final int opId = m.get(INT, at + EmulationWire.OP_ID);
         switch (kind) {
             case EmulationWire.WRITE_CHUNK, EmulationWire.ACCUMULATE_CHUNK ->
-                    onChunk(source, kind, opId, m, at, length);
+                    onChunk(source, kind, opId, m, at, length, false);
             case EmulationWire.READ_REQUEST -> {
                 final long address = m.get(LONG, at + EmulationWire.ADDRESS);
                 final long readLength = m.get(LONG, at + EmulationWire.READ_LENGTH);
@@ -99,7 +99,7 @@ final class EmulationHandler implements CompletionHandler {
             case EmulationWire.ATOMIC_REQUEST -> onAtomic(source, opId, m, at);
             case EmulationWire.ACK -> engine.complete(engine.initiatorOp(opId, source, (byte) 0),
                     m.get(ValueLayout.JAVA_BYTE, at + EmulationWire.STATUS));
-            case EmulationWire.READ_DATA -> onReadData(source, opId, m, at, length);
+            case EmulationWire.READ_DATA -> onReadData(source, opId, m, at, length, false);
             case EmulationWire.ATOMIC_RESULT -> {
                 EmulationOp op = engine.initiatorOp(opId, source, EmulationOp.ATOMIC);
                 op.segments[0].set(ValueLayout.JAVA_LONG_UNALIGNED, op.offsets[0],
@@ -112,13 +112,14 @@ final class EmulationHandler implements CompletionHandler {
     }
 
     /** A write or accumulate chunk: placed or combined, or remembered as refused. */
-    private void onChunk(int source, byte kind, int opId, MemorySegment m, long at, long length) {
+    private void onChunk(int source, byte kind, int opId, MemorySegment m, long at, long length,
+                         boolean placed) {
         final byte flags = m.get(ValueLayout.JAVA_BYTE, at + EmulationWire.FLAGS);
         final long address = m.get(LONG, at + EmulationWire.ADDRESS);
         final long n = length - EmulationWire.CHUNK_HEADER_LENGTH;
         final long data = at + EmulationWire.CHUNK_HEADER_LENGTH;
         final boolean write = kind == EmulationWire.WRITE_CHUNK;
-        if (chunkStatus[source] == CompletionStatus.OK) {
+        if (chunkStatus[source] == CompletionStatus.OK && !placed) {
             // The whole rest of the operation is checked, not only this chunk: a write that
             // runs past the registration is refused at its first chunk and places nothing.
             final long rest = Math.max(n, m.get(LONG, at + EmulationWire.REST));
@@ -150,6 +151,64 @@ final class EmulationHandler implements CompletionHandler {
         }
     }
 
+    /**
+     * Where the data of an emulation message goes, for a transport that can receive it straight
+     * into place instead of into its buffer: the destination of the data bytes of a WRITE_CHUNK
+     * (registered memory the rest of the write may use) or of a READ_DATA (the read's current
+     * scatter entry, when the chunk fits in it), or null when the message must take the normal
+     * path (any other kind, an escaped message, an access the target refuses, a chunk across
+     * entries). {@code m} holds at least the message's first {@code headLength} bytes at
+     * {@code at}; {@code length} is the whole message's. The data starts at
+     * {@link EmulationWire#headerLength} of its kind.
+     */
+    MemorySegment placement(int source, MemorySegment m, long at, long headLength, long length) {
+        if (headLength < EmulationWire.READ_DATA_HEADER_LENGTH) {
+            return null;
+        }
+        final byte kind = m.get(ValueLayout.JAVA_BYTE, at + EmulationWire.KIND);
+        if (kind == EmulationWire.READ_DATA) {
+            final EmulationOp op = engine.initiatorOpOrNull(m.get(INT, at + EmulationWire.OP_ID),
+                    source, EmulationOp.READ);
+            final long n = length - EmulationWire.READ_DATA_HEADER_LENGTH;
+            if (op == null || m.get(LONG, at + EmulationWire.OFFSET) != op.done
+                    || op.done + n > op.length || op.entry >= op.count
+                    || op.lengths[op.entry] - op.entryOffset < n
+                    || !op.segments[op.entry].isNative()) {
+                return null;
+            }
+            return op.segments[op.entry].asSlice(op.offsets[op.entry] + op.entryOffset, n);
+        }
+        if (kind == EmulationWire.WRITE_CHUNK && headLength >= EmulationWire.CHUNK_HEADER_LENGTH
+                && chunkStatus[source] == CompletionStatus.OK) {
+            final long address = m.get(LONG, at + EmulationWire.ADDRESS);
+            final long n = length - EmulationWire.CHUNK_HEADER_LENGTH;
+            final long rest = Math.max(n, m.get(LONG, at + EmulationWire.REST));
+            final int slot = registrations.resolve(m.get(LONG, at + EmulationWire.KEY), address,
+                    rest, Access.REMOTE_WRITE);
+            if (slot < 0 || !registrations.segment(slot).isNative()) {
+                return null;
+            }
+            return registrations.segment(slot).asSlice(registrations.offset(slot, address), n);
+        }
+        return null;
+    }
+
+    /**
+     * The rest of the work of a message whose data the transport has received into the place
+     * {@link #placement} named: the read's cursor and completion, or the write's last-chunk
+     * answer. {@code m} holds the message's header at {@code at}; {@code length} is the whole
+     * message's.
+     */
+    void placed(int source, MemorySegment m, long at, long length) {
+        final byte kind = m.get(ValueLayout.JAVA_BYTE, at + EmulationWire.KIND);
+        final int opId = m.get(INT, at + EmulationWire.OP_ID);
+        if (kind == EmulationWire.READ_DATA) {
+            onReadData(source, opId, m, at, length, true);
+        } else {
+            onChunk(source, kind, opId, m, at, length, true);
+        }
+    }
+
     /** Fetch-and-add or compare-and-swap, applied with the word's atomic access modes. */
     private void onAtomic(int source, int opId, MemorySegment m, long at) {
         final long address = m.get(LONG, at + EmulationWire.ADDRESS);
@@ -176,7 +235,8 @@ final class EmulationHandler implements CompletionHandler {
     }
 
     /** A chunk of read data: scattered into the op's entries at the cursor. */
-    private void onReadData(int source, int opId, MemorySegment m, long at, long length) {
+    private void onReadData(int source, int opId, MemorySegment m, long at, long length,
+                            boolean placed) {
         final EmulationOp op = engine.initiatorOp(opId, source, EmulationOp.READ);
         final long offset = m.get(LONG, at + EmulationWire.OFFSET);
         long n = length - EmulationWire.READ_DATA_HEADER_LENGTH;
@@ -185,6 +245,10 @@ final class EmulationHandler implements CompletionHandler {
                     + " (+" + n + ") for a read of " + op.length + " bytes at " + op.done);
         }
         long from = at + EmulationWire.READ_DATA_HEADER_LENGTH;
+        if (placed) {
+            op.advance(n); // the transport received the data into place (see placement)
+            n = 0;
+        }
         while (n > 0) {
             final long piece = Math.min(n, op.lengths[op.entry] - op.entryOffset);
             MemorySegment.copy(m, from, op.segments[op.entry], op.offsets[op.entry] + op.entryOffset,

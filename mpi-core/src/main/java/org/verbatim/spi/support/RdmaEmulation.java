@@ -102,6 +102,32 @@ public final class RdmaEmulation {
         this.escapeBuffer = MemorySegment.ofArray(new byte[maxEager]);
     }
 
+    /**
+     * For a transport that reads a byte stream: the destination of the data of the emulation
+     * message whose first {@code headLength} bytes are at {@code at} of {@code head} (the whole
+     * message is {@code length} bytes), so that it can receive the data straight into place;
+     * null when the message must be delivered whole through {@link #handler()}. The data starts
+     * at {@link #dataOffset} bytes into the message. Once all of it is in place the transport
+     * calls {@link #placed} with the header, before it delivers anything else from that peer.
+     */
+    public MemorySegment placement(int source, MemorySegment head, long at, long headLength,
+                                   long length) {
+        return handler.placement(source, head, at, headLength, length);
+    }
+
+    /** Where the data of the message starting at {@code at} of {@code head} begins. */
+    public static int dataOffset(MemorySegment head, long at) {
+        return EmulationWire.headerLength(head.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at));
+    }
+
+    /** Most header bytes {@link #placement} needs to decide. */
+    public static final int PLACEMENT_HEAD = EmulationWire.CHUNK_HEADER_LENGTH;
+
+    /** The data of a message {@link #placement} placed has all arrived: finish the message. */
+    public void placed(int source, MemorySegment head, long at, long length) {
+        handler.placed(source, head, at, length);
+    }
+
     /** The handler to give the underlying transport's receive path. */
     public CompletionHandler handler() {
         return handler;
@@ -217,6 +243,16 @@ public final class RdmaEmulation {
                 || (kind != 0 && op.kind != kind)) {
             throw new IllegalStateException("rank " + source + " answered emulated operation "
                     + id + ", which is not one of its operations in flight");
+        }
+        return op;
+    }
+
+    /** {@link #initiatorOp}, or null where it would throw (placement leaves those to it). */
+    EmulationOp initiatorOpOrNull(int id, int source, byte kind) {
+        EmulationOp op = id >= 0 && id < ops.length ? ops[id] : null;
+        if (op == null || op.endpoint == null || op.endpoint.peer() != source || !op.sent
+                || (kind != 0 && op.kind != kind)) {
+            return null;
         }
         return op;
     }

@@ -212,6 +212,11 @@ public final class IbTransport implements Transport {
 
     /** The profiler counters (verbatim.core.profile), combined over the ranks at finalize. */
     @Override
+    public long communicationMemory() {
+        return engine.counters().communicationMemory();
+    }
+
+    @Override
     public List<ProfileCounter> profileCounters() {
         return engine.profileCounters();
     }

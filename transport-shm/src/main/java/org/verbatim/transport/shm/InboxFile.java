@@ -19,6 +19,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Creating, mapping and unlinking inbox files, named {@code verbatim-<jobid>-<rank>}.
@@ -30,8 +31,17 @@ import java.nio.file.StandardOpenOption;
  * included, leaves no file behind. Only a job that fails during open, between creating and the
  * second barrier, can leave one; a rank whose open fails removes its own, and the process manager
  * can sweep {@code verbatim-<jobid>-*} when the job ends.
+ *
+ * <p>Privacy: message payloads pass through these files, so they are created with mode 0600
+ * ({@code open(O_CREAT | O_EXCL, 0600)}; the umask can only take bits away) and no other user can
+ * open one while it has a name. A peer's file is opened first and then checked through
+ * {@code /proc/self/fd/<fd>}, which is the opened file itself whatever the name pointed to by then:
+ * it must belong to this process's user and be closed to group and others, else the rank refuses
+ * it (a file planted under a job's name by another local user).
  */
 final class InboxFile {
+    private static final String PRIVATE = "rw-------";
+
     private InboxFile() {
     }
 
@@ -39,52 +49,103 @@ final class InboxFile {
         return Path.of(directory, "verbatim-" + jobId + "-" + rank);
     }
 
-    /** Creates (exclusively) and maps a new inbox file, with its metadata written. */
+    /** Creates (exclusively, mode 0600) and maps a new inbox file, with its metadata written. */
     static MemorySegment create(Path path, int capacity, int maxRecordLength, long pid, Arena arena)
             throws IOException {
         long size = InboxDescriptor.fileSize(capacity);
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            channel.truncate(size);
-            channel.position(size - 1);
-            channel.write(java.nio.ByteBuffer.allocate(1));
-            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-            file.set(ValueLayout.JAVA_INT, VERSION_OFFSET, VERSION);
-            file.set(ValueLayout.JAVA_INT, CAPACITY_OFFSET, capacity);
-            file.set(ValueLayout.JAVA_LONG, PID_OFFSET, pid);
-            file.set(ValueLayout.JAVA_INT, MAX_RECORD_OFFSET, maxRecordLength);
-            file.set(ValueLayout.JAVA_LONG, PROBE_OFFSET, PROBE_MAGIC);
-            VarHandle.releaseFence();
-            file.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
-            return file;
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(path);
-            throw e;
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment errno = LinuxSyscalls.allocateErrno(scratch);
+            int fd = FileDescriptors.open(errno, path.toString(), FileDescriptors.O_RDWR
+                    | FileDescriptors.O_CREAT | FileDescriptors.O_EXCL | FileDescriptors.O_CLOEXEC, 0600);
+            if (fd < 0) {
+                throw new IOException("cannot create " + path + ": "
+                        + LinuxSyscalls.describe(LinuxSyscalls.errno(errno)));
+            }
+            try {
+                if (FileDescriptors.ftruncate(errno, fd, size) != 0) {
+                    throw new IOException("cannot size " + path + " to " + size + " bytes: "
+                            + LinuxSyscalls.describe(LinuxSyscalls.errno(errno)));
+                }
+                MemorySegment file = mapOpened(fd, size, arena);
+                file.set(ValueLayout.JAVA_INT, VERSION_OFFSET, VERSION);
+                file.set(ValueLayout.JAVA_INT, CAPACITY_OFFSET, capacity);
+                file.set(ValueLayout.JAVA_LONG, PID_OFFSET, pid);
+                file.set(ValueLayout.JAVA_INT, MAX_RECORD_OFFSET, maxRecordLength);
+                file.set(ValueLayout.JAVA_LONG, PROBE_OFFSET, PROBE_MAGIC);
+                VarHandle.releaseFence();
+                file.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
+                return file;
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(path);
+                throw e;
+            } finally {
+                FileDescriptors.close(errno, fd);
+            }
         }
     }
 
-    /** Maps a peer's inbox file and checks its metadata against ours. */
+    /**
+     * Maps a peer's inbox file after checking that it is private to this user, and checks its
+     * metadata against ours.
+     */
     static MemorySegment map(Path path, int capacity, int maxRecordLength, Arena arena)
             throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            long size = channel.size();
-            if (size != InboxDescriptor.fileSize(capacity)) {
-                throw new IOException(path + ": size " + size + ", expected "
-                        + InboxDescriptor.fileSize(capacity)
-                        + " (is verbatim.shm.inbox-size the same on every rank?)");
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment errno = LinuxSyscalls.allocateErrno(scratch);
+            int fd = FileDescriptors.open(errno, path.toString(),
+                    FileDescriptors.O_RDWR | FileDescriptors.O_CLOEXEC, 0);
+            if (fd < 0) {
+                throw new IOException("cannot open " + path + ": "
+                        + LinuxSyscalls.describe(LinuxSyscalls.errno(errno)));
             }
-            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-            VarHandle.acquireFence();
-            if (file.get(ValueLayout.JAVA_LONG, MAGIC_OFFSET) != MAGIC
-                    || file.get(ValueLayout.JAVA_INT, VERSION_OFFSET) != VERSION) {
-                throw new IOException(path + ": not a Verbatim inbox of version " + VERSION);
+            try {
+                checkPrivate(path.toString(), Path.of("/proc/self/fd/" + fd));
+                long size = Files.size(Path.of("/proc/self/fd/" + fd));
+                if (size != InboxDescriptor.fileSize(capacity)) {
+                    throw new IOException(path + ": size " + size + ", expected "
+                            + InboxDescriptor.fileSize(capacity)
+                            + " (is verbatim.shm.inbox-size the same on every rank?)");
+                }
+                MemorySegment file = mapOpened(fd, size, arena);
+                VarHandle.acquireFence();
+                if (file.get(ValueLayout.JAVA_LONG, MAGIC_OFFSET) != MAGIC
+                        || file.get(ValueLayout.JAVA_INT, VERSION_OFFSET) != VERSION) {
+                    throw new IOException(path + ": not a Verbatim inbox of version " + VERSION);
+                }
+                if (file.get(ValueLayout.JAVA_INT, MAX_RECORD_OFFSET) != maxRecordLength) {
+                    throw new IOException(path + ": record size differs (is verbatim.shm.eager-size "
+                            + "the same on every rank?)");
+                }
+                return file;
+            } finally {
+                FileDescriptors.close(errno, fd);
             }
-            if (file.get(ValueLayout.JAVA_INT, MAX_RECORD_OFFSET) != maxRecordLength) {
-                throw new IOException(path + ": record size differs (is verbatim.shm.eager-size "
-                        + "the same on every rank?)");
-            }
-            return file;
+        }
+    }
+
+    /**
+     * Refuses a file (seen through {@code opened}, an open descriptor's /proc link) that another
+     * user owns or that group or others may access.
+     */
+    static void checkPrivate(String name, Path opened) throws IOException {
+        int owner = ((Number) Files.getAttribute(opened, "unix:uid")).intValue();
+        int self = ProcessUser.uid();
+        if (owner != self) {
+            throw new IOException(name + " belongs to user " + ProcessUser.describe(owner)
+                    + ", not to this job's user " + ProcessUser.describe(self)
+                    + "; refusing to map it (another local user created a file under this job's name?)");
+        }
+        String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(opened));
+        if (!mode.startsWith("rw-") || !mode.endsWith("------")) {
+            throw new IOException(name + " has mode " + mode + ", not " + PRIVATE
+                    + "; refusing to map a shared-memory file that other users may open");
+        }
+    }
+
+    private static MemorySegment mapOpened(int fd, long size, Arena arena) throws IOException {
+        try (FileChannel channel = FileChannel.open(Path.of("/proc/self/fd/" + fd),
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
         }
     }
 }

@@ -21,7 +21,8 @@ import org.verbatim.spi.SharedSegments;
  * {@code handle = shm1:<rank>:<pid>:<fd>:<size>:<inode>:<base address>}. Attach opens
  * {@code /proc/<pid>/fd/<fd>} (same user: the kernel's ptrace read check), or, where that is
  * refused, fetches the descriptor with pidfd_open + pidfd_getfd; it checks the inode so that a
- * reused descriptor number is not mistaken for the segment, maps, and closes its descriptor.
+ * reused descriptor number is not mistaken for the segment and that the file is private to this
+ * user (as inbox files are, {@link InboxFile#checkPrivate}), maps, and closes its descriptor.
  *
  * <p>Registrations: {@link ShmTransport#register} asks {@link #contains} whether the memory lies
  * inside a segment mapped here (created or attached); if so the remote key carries the shared bit
@@ -127,6 +128,7 @@ final class ShmSharedSegments implements SharedSegments {
             if (inode(path) != inode) {
                 throw new IllegalStateException("segment " + handle + " is gone");
             }
+            InboxFile.checkPrivate("segment " + handle, path);
             Arena arena = Arena.ofShared();
             MemorySegment memory = map(path, size, arena);
             Mapping mapping = new Mapping(this, memory, arena, handle, -1, creator, creatorBase);

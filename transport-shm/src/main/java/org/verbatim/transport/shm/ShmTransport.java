@@ -162,6 +162,16 @@ public final class ShmTransport implements Transport {
         PeerWakeups wakeups = new PeerWakeups(rank, size, arena);
         Path inboxPath = InboxFile.path(config.directory(), bootstrap.jobId(), rank);
         boolean created = false;
+        // A rank ended by SIGTERM while its inbox has a name (its launcher died: the parent-death
+        // signal) removes the file on its way out.
+        Thread unlinkOnExit = new Thread(() -> {
+            try {
+                Files.deleteIfExists(inboxPath);
+            } catch (IOException ignored) {
+                // best effort while the JVM exits
+            }
+        }, "verbatim-shm-unlink");
+        Runtime.getRuntime().addShutdownHook(unlinkOnExit);
         try {
             CrossMemoryAttach cma = new CrossMemoryAttach(arena);
             String cmaCause = null;
@@ -241,16 +251,27 @@ public final class ShmTransport implements Transport {
             if (localPeers == 0) {
                 cmaCause = "no peer on this host";
             }
+            removeHook(unlinkOnExit);
             return new ShmTransport(context, config, arena, inboxPath, inbox, pids, rings, cma,
                     cmaCause == null, cmaCause, wakeups);
         } catch (IOException | RuntimeException e) {
+            removeHook(unlinkOnExit);
             wakeups.close();
             cleanUpFailedOpen(arena, created ? inboxPath : null);
             throw new TransportException("shm transport of rank " + rank + " failed to open: " + e, e);
         } catch (TransportException e) {
+            removeHook(unlinkOnExit);
             wakeups.close();
             cleanUpFailedOpen(arena, created ? inboxPath : null);
             throw e;
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException exiting) {
+            // the JVM is exiting and runs the hook: harmless, the file is gone or going
         }
     }
 
@@ -492,6 +513,15 @@ public final class ShmTransport implements Transport {
      * runtime can poll together with other transports, or on the inbox futex where peers could not
      * fetch the eventfd.
      */
+    /**
+     * This rank's own inbox file (ring and key table), which it creates for its peers to write
+     * into; the peers' inboxes it maps are theirs, counted by them.
+     */
+    @Override
+    public long communicationMemory() {
+        return inbox == null ? 0 : inbox.buffer().byteSize();
+    }
+
     @Override
     public WaitSource waitSource() {
         return waitSource;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# budget-minutes: 15
+# transport-tcp between two real network stacks: two network namespaces joined by a veth pair,
+# each with its own host name (a UTS namespace), stand in for two hosts. One job of 4 ranks:
+# ranks 0-1 on "hostA" (mpirun --listen), ranks 2-3 on "hostB" (mpirun --join); shm within a host,
+# tcp between them (proto-info proves it). Runs Ring, then mpi-tests' point-to-point and collective
+# programs, then the same with verbatim.tcp.if-include naming the subnet. Needs root (CI is).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIPPED: needs root for network namespaces"
+  exit 0
+fi
+a=vbA$$
+b=vbB$$
+cleanup() {
+  ip netns del "$a" 2>/dev/null || true
+  ip netns del "$b" 2>/dev/null || true
+}
+trap cleanup EXIT
+ip netns add "$a"
+ip netns add "$b"
+ip link add "${a}0" type veth peer name "${b}0"
+ip link set "${a}0" netns "$a"
+ip link set "${b}0" netns "$b"
+ip -n "$a" addr add 10.77.0.1/24 dev "${a}0"
+ip -n "$b" addr add 10.77.0.2/24 dev "${b}0"
+for ns in "$a" "$b"; do
+  ip -n "$ns" link set lo up
+done
+ip -n "$a" link set "${a}0" up
+ip -n "$b" link set "${b}0" up
+
+cp="examples/target/verbatim-examples.jar:mpi-tests/target/test-classes"
+failed=0
+run() { # name, extra env (space separated -x args), class, args...
+  local name=$1 extra=$2 cls=$3
+  shift 3
+  local outA outB
+  outA=$(mktemp)
+  outB=$(mktemp)
+  local port=$((7400 + RANDOM % 500))
+  ip netns exec "$a" unshare -u sh -c "hostname hostA; exec bin/mpirun -np 4 --ranks 0-1 \
+      --listen 10.77.0.1:$port --timeout 240 --no-aot -x VERBATIM_CORE_PROTO_INFO=true $extra \
+      -cp $cp $cls $*" > "$outA" 2>&1 &
+  local pidA=$!
+  sleep 1
+  local statusB=0 statusA=0
+  ip netns exec "$b" unshare -u sh -c "hostname hostB; exec bin/mpirun -np 4 --ranks 2-3 \
+      --join 10.77.0.1:$port --timeout 240 --no-aot -x VERBATIM_CORE_PROTO_INFO=true $extra \
+      -cp $cp $cls $*" > "$outB" 2>&1 || statusB=$?
+  wait "$pidA" || statusA=$?
+  if [ "$statusA" = 0 ] && [ "$statusB" = 0 ] \
+      && grep -q 'rank 1 -> rank 2: transport tcp' "$outA" \
+      && grep -q 'rank 2 -> rank 3: transport shm' "$outB" \
+      && ! grep -q '^FAIL' "$outA" "$outB"; then
+    echo "ok   $name ($(grep -c '^PASS' "$outA" "$outB" | awk -F: '{s+=$2} END {print s+0}') checks passed)"
+  else
+    echo "FAIL $name (status $statusA / $statusB)"
+    for f in "$outA" "$outB"; do
+      echo "--- $([ "$f" = "$outA" ] && echo hostA || echo hostB)"
+      grep -A6 -E '^FAIL|Exception|mpirun:' "$f" | head -60 || true
+      grep '^SUMMARY' "$f" || true
+    done
+    failed=1
+  fi
+  rm -f "$outA" "$outB"
+}
+
+run "Ring across two hosts" "" org.verbatim.examples.Ring
+run "point-to-point across two hosts" "-x VERBATIM_TCP_EAGER_SIZE=16k -Dverbatim.test.hosts=2" \
+    org.verbatim.mpitests.PointToPointProgram 4 16384
+run "collectives across two hosts" "-Dverbatim.test.hosts=2" org.verbatim.mpitests.CollectivesProgram
+run "if-include by subnet" "-x VERBATIM_TCP_IF_INCLUDE=10.77.0.0/16" org.verbatim.examples.Ring
+exit $failed

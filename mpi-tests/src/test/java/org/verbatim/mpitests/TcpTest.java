@@ -1,0 +1,46 @@
+package org.verbatim.mpitests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The point-to-point and collective programs with every rank pair over transport-tcp
+ * ({@code verbatim.core.transports=tcp}: sockets on loopback, RDMA emulated), and a peer killed
+ * mid-transfer: the job ends naming it, promptly.
+ */
+@Timeout(300)
+class TcpTest {
+    private static final String TCP = "VERBATIM_CORE_TRANSPORTS=tcp";
+    private static final String PROTO_INFO = "VERBATIM_CORE_PROTO_INFO=true";
+
+    @Test
+    void pointToPointOverTcp() throws Exception {
+        MpiJob job = MpiJob.run(2, 200, List.of(TCP, PROTO_INFO, "VERBATIM_TCP_EAGER_SIZE=16k"),
+                "640m", PointToPointProgram.class, "2", "16384", "big").assertAllPassed(2, 300);
+        assertTrue(job.err().contains("rank 0 -> rank 1: transport tcp"), job::report);
+        assertTrue(job.err().contains("RGET zero-copy (emulated read)"), job::report);
+    }
+
+    @Test
+    void collectivesOverTcpAtThreeRanks() throws Exception {
+        MpiJob.run(3, 200, List.of(TCP), "256m", CollectivesProgram.class).assertAllPassed(3, 60);
+    }
+
+    @Test
+    void aPeerKilledMidTransferEndsTheJobNamingIt() throws Exception {
+        MpiJob job = MpiJob.run(2, 200, List.of(TCP), "256m", IbKillProgram.class);
+        assertTrue(job.out().contains("rank 1 dies with"), job::report);
+        assertEquals(128 + 9, job.status(), job::report);
+        assertTrue(Pattern.compile("rank 1 \\(pid \\d+\\) was killed by signal 9")
+                .matcher(job.err()).find(), job::report);
+        assertTrue(job.elapsed().compareTo(Duration.ofSeconds(120)) < 0, job::report);
+        assertFalse(job.out().contains("the test must fail"), job::report);
+    }
+}

@@ -1,0 +1,246 @@
+package org.verbatim.transport.tcp;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.PostStatus;
+
+/**
+ * The way to one peer over TCP: the raw, send-only endpoint under the RDMA emulation. A send
+ * goes straight to the socket when nothing is queued (the length prefix and header copied into
+ * a scratch buffer, a small payload too, a large one written from its own memory in the same
+ * gathering write); what the socket does not take, and every send while the connection is not
+ * up yet or bytes are queued, is copied into the send queue, which progress flushes. A full
+ * queue is RETRY. Once connected, a send while bytes wait in the queue is RETRY too (the
+ * caller retries after progress), so only the unwritten rest of one frame is ever copied and
+ * a stream of large frames goes out from the caller's memory. Incoming bytes collect in the receive buffer until a whole frame is there.
+ */
+final class PeerLink implements Endpoint {
+    /** Payloads up to this size are copied next to the header: one buffer, no view object. */
+    private static final int COPY_LIMIT = 2048;
+    /** Size of the scratch buffer a direct send writes from: length, header and a small payload. */
+    static final int SCRATCH_SIZE = Frames.LENGTH_SIZE + 508 + COPY_LIMIT;
+    /** First size of the send queue (it grows to the configured limit while needed). */
+    private static final int INITIAL_QUEUE = 16 << 10;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    private final TcpTransport transport;
+    final int peer;
+    private final int maxMessage;
+    /** Established channel, or null; its key's attachment is this link. */
+    SocketChannel channel;
+    SelectionKey key;
+    InetSocketAddress remote;
+    /** Our own connection attempt while there is no channel. */
+    Connection outgoing;
+    /** The addresses the peer offers, and the next one to try. */
+    java.util.List<InetSocketAddress> addresses;
+    int addressIndex;
+    long connectDeadline;
+    String connectErrors = "";
+    /** Queued outgoing bytes, in write mode ([0, position) waits); grows up to queueLimit. */
+    ByteBuffer queue;
+    private MemorySegment queueSegment;
+    private final int queueLimit;
+    /** Received bytes, in write mode ([0, position) not yet handed up). */
+    ByteBuffer in;
+    MemorySegment inSegment;
+    boolean byeReceived;
+    boolean failed;
+    /** A frame whose data is being received straight into place: the destination, the bytes
+     *  of it already there, the frame's whole length and its header (see TcpTransport). */
+    MemorySegment placing;
+    long placeDone;
+    int placeLength;
+    final MemorySegment placeHead = MemorySegment.ofArray(new long[8]);
+    private final ByteBuffer scratch;
+    private final MemorySegment scratchSegment;
+    private final ByteBuffer[] pair = new ByteBuffer[2];
+
+    PeerLink(TcpTransport transport, int peer, int maxMessage, int queueBytes,
+             ByteBuffer scratch) {
+        this.transport = transport;
+        this.peer = peer;
+        this.maxMessage = maxMessage;
+        this.queueLimit = queueBytes;
+        int initial = Math.min(queueBytes, INITIAL_QUEUE);
+        this.queue = ByteBuffer.allocateDirect(initial).order(ByteOrder.nativeOrder());
+        this.queueSegment = MemorySegment.ofBuffer(queue);
+        this.scratch = scratch;
+        this.scratchSegment = MemorySegment.ofBuffer(scratch);
+    }
+
+    @Override
+    public int peer() {
+        return peer;
+    }
+
+    @Override
+    public int send(MemorySegment header, MemorySegment payload) {
+        final long h = header.byteSize();
+        final long p = payload.byteSize();
+        final long total = h + p;
+        if (total > maxMessage) {
+            throw new IllegalArgumentException("message of " + total + " bytes exceeds the tcp "
+                    + "transport's largest message " + maxMessage);
+        }
+        if (failed) {
+            return PostStatus.OK; // the job is ending (the failure has been reported)
+        }
+        final int frame = (int) (Frames.LENGTH_SIZE + total);
+        transport.framesSent++;
+        if (channel == null) {
+            // not connected yet: the queue holds the messages until the connection is up
+            if (queue.remaining() < frame) {
+                grow(frame);
+            }
+            if (queue.remaining() < frame) {
+                transport.framesSent--;
+                return PostStatus.RETRY;
+            }
+            append(header, payload, (int) total);
+            transport.connect(this);
+            return PostStatus.OK;
+        }
+        if (queue.position() > 0 && !flush()) {
+            // the socket is behind: RETRY rather than copy whole frames into the queue
+            transport.framesSent--;
+            return PostStatus.RETRY;
+        }
+        final boolean copy = p <= COPY_LIMIT || !payload.isNative();
+        if (Frames.LENGTH_SIZE + h + (copy ? p : 0) > scratch.capacity()) {
+            // a header too long for the scratch, or a large heap payload: through the queue
+            grow(frame);
+            append(header, payload, (int) total);
+            flush();
+            return PostStatus.OK;
+        }
+        scratchSegment.set(INT, 0, (int) total);
+        MemorySegment.copy(header, 0, scratchSegment, Frames.LENGTH_SIZE, h);
+        try {
+            if (copy) {
+                MemorySegment.copy(payload, 0, scratchSegment, Frames.LENGTH_SIZE + h, p);
+                scratch.limit(frame).position(0);
+                channel.write(scratch);
+                if (scratch.hasRemaining()) {
+                    grow(scratch.remaining());
+                    queue.put(scratch);
+                    transport.wantWrite(this);
+                }
+            } else {
+                scratch.limit((int) (Frames.LENGTH_SIZE + h)).position(0);
+                ByteBuffer body = payload.asByteBuffer();
+                pair[0] = scratch;
+                pair[1] = body;
+                channel.write(pair);
+                pair[1] = null;
+                if (scratch.hasRemaining() || body.hasRemaining()) {
+                    grow(scratch.remaining() + body.remaining());
+                    queue.put(scratch);
+                    queue.put(body);
+                    transport.wantWrite(this);
+                }
+            }
+        } catch (IOException e) {
+            transport.fail(this, "sending to rank " + peer + " failed: " + e.getMessage());
+        } finally {
+            scratch.clear();
+        }
+        return PostStatus.OK;
+    }
+
+    /** Makes room for {@code bytes} more by doubling the queue, within its limit. */
+    private void grow(int bytes) {
+        int needed = queue.position() + bytes;
+        if (needed > queueLimit) {
+            return;
+        }
+        int capacity = queue.capacity();
+        while (capacity < needed) {
+            capacity = (int) Math.min(queueLimit, 2L * capacity);
+        }
+        ByteBuffer bigger = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        MemorySegment biggerSegment = MemorySegment.ofBuffer(bigger); // while at position 0
+        queue.flip();
+        bigger.put(queue);
+        queue = bigger;
+        queueSegment = biggerSegment;
+    }
+
+    private void append(MemorySegment header, MemorySegment payload, int total) {
+        int at = queue.position();
+        queueSegment.set(INT, at, total);
+        MemorySegment.copy(header, 0, queueSegment, at + Frames.LENGTH_SIZE, header.byteSize());
+        MemorySegment.copy(payload, 0, queueSegment, at + Frames.LENGTH_SIZE + header.byteSize(),
+                payload.byteSize());
+        queue.position(at + Frames.LENGTH_SIZE + total);
+    }
+
+    @Override
+    public int write(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
+        throw rawOnly();
+    }
+
+    @Override
+    public int writeWithImmediate(MemorySegment local, long remoteAddress, long remoteKey,
+                                  int immediate, long wrId) {
+        throw rawOnly();
+    }
+
+    @Override
+    public int read(MemorySegment local, long remoteAddress, long remoteKey, long wrId) {
+        throw rawOnly();
+    }
+
+    private static UnsupportedOperationException rawOnly() {
+        return new UnsupportedOperationException("the raw tcp endpoint only sends: RDMA goes "
+                + "through the transport's emulation endpoint");
+    }
+
+    /** Queues the BYE that tells the peer the end of the stream is no failure. */
+    boolean queueBye() {
+        if (queue.remaining() < Frames.LENGTH_SIZE) {
+            return false;
+        }
+        queue.putInt(Frames.BYE);
+        return true;
+    }
+
+    /** Writes what the socket takes of the queue; true when the queue is empty. */
+    boolean flush() {
+        if (channel == null || failed) {
+            return queue.position() == 0;
+        }
+        if (queue.position() == 0) {
+            return true;
+        }
+        queue.flip();
+        try {
+            channel.write(queue);
+        } catch (IOException e) {
+            queue.clear();
+            transport.fail(this, "sending to rank " + peer + " failed: " + e.getMessage());
+            return true;
+        } finally {
+            if (!failed) {
+                queue.compact();
+            }
+        }
+        boolean empty = queue.position() == 0;
+        if (!empty) {
+            transport.wantWrite(this);
+        }
+        return empty;
+    }
+
+    @Override
+    public String toString() {
+        return "PeerLink[rank " + peer + (remote != null ? ", " + remote : "") + "]";
+    }
+}

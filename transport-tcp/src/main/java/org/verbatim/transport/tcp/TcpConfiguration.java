@@ -1,0 +1,109 @@
+package org.verbatim.transport.tcp;
+
+import java.util.List;
+import java.util.Map;
+import org.verbatim.config.Setting;
+
+/**
+ * The settings of the TCP transport ({@code verbatim.tcp.*}, also readable as
+ * {@code VERBATIM_TCP_*}) and their validated values for one job.
+ */
+public final class TcpConfiguration {
+    public static final Setting IF_INCLUDE = new Setting("verbatim.tcp.if-include", "",
+            "Interfaces whose addresses peers connect to: comma-separated names (eth0) or subnets "
+                    + "(10.1.0.0/16, fd00::/8); empty = every interface that is up, loopback last.");
+    public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "256k",
+            "Largest message (frame), runtime header included (the transport's maxEager); "
+                    + "emulated RDMA moves data in pieces of this size. 1k to 16m.");
+    public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",
+            "Bytes queued per peer when the socket takes no more; further sends return RETRY.");
+    public static final Setting SNDBUF = new Setting("verbatim.tcp.sndbuf", "0",
+            "SO_SNDBUF of each connection in bytes; 0 = the operating system's (autotuned).");
+    public static final Setting RCVBUF = new Setting("verbatim.tcp.rcvbuf", "0",
+            "SO_RCVBUF of each connection in bytes; 0 = the operating system's (autotuned).");
+    public static final Setting CONNECT_TIMEOUT = new Setting("verbatim.tcp.connect-timeout-ms",
+            "20000", "How long a connection to a peer may take (over all of its addresses) before "
+                    + "the job ends naming that peer.");
+    public static final Setting MAX_RDMA_OPS = new Setting("verbatim.tcp.max-rdma-ops", "1024",
+            "Outstanding emulated RDMA operations per rank before further posts return RETRY.");
+
+    /** Every setting of this module, in documentation order. */
+    public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, SEND_QUEUE, SNDBUF,
+            RCVBUF, CONNECT_TIMEOUT, MAX_RDMA_OPS);
+
+    private final String ifInclude;
+    private final int eagerSize;
+    private final int sendQueue;
+    private final int sndbuf;
+    private final int rcvbuf;
+    private final long connectTimeoutNanos;
+    private final int maxRdmaOps;
+
+    private TcpConfiguration(String ifInclude, int eagerSize, int sendQueue, int sndbuf, int rcvbuf,
+                             long connectTimeoutNanos, int maxRdmaOps) {
+        this.ifInclude = ifInclude;
+        this.eagerSize = eagerSize;
+        this.sendQueue = sendQueue;
+        this.sndbuf = sndbuf;
+        this.rcvbuf = rcvbuf;
+        this.connectTimeoutNanos = connectTimeoutNanos;
+        this.maxRdmaOps = maxRdmaOps;
+    }
+
+    /** Reads and validates the settings; IllegalArgumentException names the bad one. */
+    public static TcpConfiguration from(Map<String, String> config) {
+        long eager = EAGER_SIZE.getSize(config);
+        if (eager < 1024 || eager > (16 << 20)) {
+            throw new IllegalArgumentException(EAGER_SIZE.name() + " must be in [1k, 16m]: " + eager);
+        }
+        long queue = SEND_QUEUE.getSize(config);
+        if (queue < 2 * (eager + Frames.LENGTH_SIZE) || queue > (1L << 30)) {
+            throw new IllegalArgumentException(SEND_QUEUE.name() + " must be at least two frames ("
+                    + 2 * (eager + Frames.LENGTH_SIZE) + " bytes) and at most 1g: " + queue);
+        }
+        long snd = SNDBUF.getSize(config);
+        long rcv = RCVBUF.getSize(config);
+        if (snd < 0 || snd > (1L << 30) || rcv < 0 || rcv > (1L << 30)) {
+            throw new IllegalArgumentException(SNDBUF.name() + " and " + RCVBUF.name()
+                    + " must be in [0, 1g]: " + snd + ", " + rcv);
+        }
+        long timeout = CONNECT_TIMEOUT.getSize(config);
+        if (timeout <= 0) {
+            throw new IllegalArgumentException(CONNECT_TIMEOUT.name() + " must be positive: " + timeout);
+        }
+        long ops = MAX_RDMA_OPS.getSize(config);
+        if (ops < 1 || ops > (1 << 20)) {
+            throw new IllegalArgumentException(MAX_RDMA_OPS.name() + " must be in [1, 1m]: " + ops);
+        }
+        return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, (int) queue,
+                (int) snd, (int) rcv, timeout * 1_000_000L, (int) ops);
+    }
+
+    public String ifInclude() {
+        return ifInclude;
+    }
+
+    public int eagerSize() {
+        return eagerSize;
+    }
+
+    public int sendQueue() {
+        return sendQueue;
+    }
+
+    public int sndbuf() {
+        return sndbuf;
+    }
+
+    public int rcvbuf() {
+        return rcvbuf;
+    }
+
+    public long connectTimeoutNanos() {
+        return connectTimeoutNanos;
+    }
+
+    public int maxRdmaOps() {
+        return maxRdmaOps;
+    }
+}

@@ -1,0 +1,681 @@
+package org.verbatim.transport.tcp;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.function.Consumer;
+import org.verbatim.spi.AtomicOp;
+import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.Capability;
+import org.verbatim.spi.CompletionHandler;
+import org.verbatim.spi.Endpoint;
+import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.OperationLimits;
+import org.verbatim.spi.ProfileCounter;
+import org.verbatim.spi.Transport;
+import org.verbatim.spi.TransportContext;
+import org.verbatim.spi.TransportException;
+import org.verbatim.spi.WaitSource;
+import org.verbatim.spi.support.RdmaEmulation;
+
+/**
+ * The TCP transport: one non-blocking socket per peer, opened on first use, all served by one
+ * selector from {@link #progress()}; RDMA write, read and atomics by the shared active-message
+ * emulation ({@link RdmaEmulation}, flagged {@code *_EMULATED}).
+ *
+ * <p>Every rank listens on an ephemeral port of the wildcard address and publishes the addresses
+ * of its chosen interfaces ({@link Interfaces}) in the bootstrap space. A rank that sends first to
+ * a peer connects, trying the peer's addresses in order within the connect timeout, and sends
+ * HELLO ({@link Frames}). Both sides may connect at once; the tie-break keeps exactly one
+ * connection, the one opened by the lower rank: a rank that gets a HELLO while its own attempt
+ * to that peer is pending rejects it if its own rank is the lower one, and otherwise accepts it
+ * and drops its own attempt. Messages sent before the connection is up wait in the peer's queue.
+ *
+ * <p>A connection that ends or resets without the peer's BYE, a refused or timed-out connect,
+ * and a malformed frame report the peer as failed ({@link CompletionHandler#onPeerFailure}), and
+ * the runtime ends the job naming it. A frame is handed up only when complete.
+ */
+final class TcpTransport implements Transport {
+    private static final String KEY_PREFIX = "tcp-addresses-";
+    /** Progress passes between checks of the connect deadlines. */
+    private static final int DEADLINE_CHECK_PASSES = 4096;
+    private static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
+    /** First size of a connection's receive buffer (it grows when a larger frame comes). */
+    private static final int INITIAL_RECEIVE_BUFFER = 16 << 10;
+    /** Frames from this size on may be received straight into place (emulated RDMA data). */
+    private static final int PLACE_MIN = 2 << 10;
+
+    private final int rank;
+    private final int size;
+    private final TransportContext context;
+    private final TcpConfiguration config;
+    private final CompletionHandler runtime;
+    private final RdmaEmulation emulation;
+    private final CompletionHandler receiver;
+    private final Capabilities capabilities;
+    private final long jobHash;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final PeerLink[] links;
+    private final ByteBuffer scratch;
+    private final Consumer<SelectionKey> onReady = this::onReady;
+    private final WaitSource waitSource = new SelectorWaitSource();
+    private int passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
+    private int connecting;
+    private boolean inProgress;
+    private boolean closing;
+    private boolean closed;
+    long framesSent;
+    private long framesReceived;
+    private long framesPlaced;
+
+    private TcpTransport(TransportContext context, TcpConfiguration config, Selector selector,
+                         ServerSocketChannel server) {
+        this.context = context;
+        this.rank = context.rank();
+        this.size = context.size();
+        this.config = config;
+        this.runtime = context.handler();
+        this.selector = selector;
+        this.server = server;
+        this.links = new PeerLink[size];
+        this.jobHash = Frames.jobHash(context.bootstrap().jobId());
+        this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
+        this.emulation = new RdmaEmulation(runtime, size, config.eagerSize(), this::link,
+                config.maxRdmaOps(), RdmaEmulation.DEFAULT_MAX_IOV);
+        this.receiver = emulation.handler();
+        Capabilities raw = new Capabilities(EnumSet.of(Capability.SEND_RECV),
+                new OperationLimits(0, config.eagerSize(), 0, 2), OperationLimits.NONE,
+                OperationLimits.NONE, EnumSet.noneOf(AtomicOp.class), 0, 0);
+        this.capabilities = emulation.capabilities(raw);
+    }
+
+    /** Opens the listening socket, publishes its addresses and waits for every rank's (collective). */
+    static TcpTransport open(TransportContext context, TcpConfiguration config)
+            throws TransportException {
+        List<InetAddress> mine = Interfaces.select(config.ifInclude());
+        Selector selector = null;
+        ServerSocketChannel server = null;
+        try {
+            selector = Selector.open();
+            server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(0), 256);
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            TcpTransport t = new TcpTransport(context, config, selector, server);
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            context.bootstrap().put(KEY_PREFIX + context.rank(), Interfaces.format(mine, port));
+            context.bootstrap().barrier();
+            return t;
+        } catch (IOException e) {
+            closeQuietly(server);
+            closeQuietly(selector);
+            throw new TransportException("tcp: cannot listen: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return TcpTransportProvider.NAME;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public boolean reaches(int peer) {
+        return peer >= 0 && peer < size && peer != rank;
+    }
+
+    @Override
+    public Endpoint endpoint(int peer) {
+        if (!reaches(peer)) {
+            throw new IllegalArgumentException("tcp does not reach rank " + peer);
+        }
+        return emulation.endpoint(peer);
+    }
+
+    /** The raw link to {@code peer} (made on first use). */
+    PeerLink link(int peer) {
+        PeerLink l = links[peer];
+        if (l == null) {
+            l = new PeerLink(this, peer, config.eagerSize(), config.sendQueue(), scratch);
+            links[peer] = l;
+        }
+        return l;
+    }
+
+    @Override
+    public MemoryRegistration register(MemorySegment segment, int access) {
+        return emulation.register(segment, access);
+    }
+
+    @Override
+    public WaitSource waitSource() {
+        return waitSource;
+    }
+
+    @Override
+    public long communicationMemory() {
+        long buffers = scratch.capacity();
+        for (PeerLink l : links) {
+            if (l != null) {
+                buffers += l.queue.capacity() + (l.in != null ? l.in.capacity() : 0);
+            }
+        }
+        return buffers;
+    }
+
+    @Override
+    public List<ProfileCounter> profileCounters() {
+        long buffers = scratch.capacity();
+        int connections = 0;
+        for (PeerLink l : links) {
+            if (l != null) {
+                buffers += l.queue.capacity() + (l.in != null ? l.in.capacity() : 0);
+                connections += l.channel != null ? 1 : 0;
+            }
+        }
+        return List.of(ProfileCounter.sum("tcp frames sent", framesSent),
+                ProfileCounter.sum("tcp frames received", framesReceived),
+                ProfileCounter.sum("tcp frames received into place", framesPlaced),
+                ProfileCounter.sum("tcp connections", connections),
+                new ProfileCounter("tcp communication buffers", "KiB", buffers >> 10,
+                        ProfileCounter.Combine.SUM_AND_MAX));
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    @Override
+    public int progress() {
+        if (inProgress || closed) {
+            return 0;
+        }
+        inProgress = true;
+        try {
+            int work = selector.selectNow(onReady);
+            work += emulation.progress();
+            if (connecting > 0 && --passesToDeadlineCheck <= 0) {
+                passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
+                checkConnectDeadlines();
+            }
+            return work;
+        } catch (IOException e) {
+            throw new IllegalStateException("tcp: selector failed: " + e.getMessage(), e);
+        } finally {
+            inProgress = false;
+        }
+    }
+
+    private void onReady(SelectionKey key) {
+        Object a = key.attachment();
+        try {
+            if (a instanceof PeerLink l) {
+                if (key.isValid() && key.isWritable()) {
+                    if (l.flush()) {
+                        key.interestOps(SelectionKey.OP_READ);
+                    }
+                }
+                if (key.isValid() && key.isReadable()) {
+                    read(l);
+                }
+            } else if (a instanceof Connection c) {
+                handshake(c);
+            } else if (key.isAcceptable()) {
+                accept();
+            }
+        } catch (java.nio.channels.CancelledKeyException ignored) {
+            // closed while handling an earlier key of this pass
+        }
+    }
+
+    /** Asks for a write-ready event on {@code l}'s socket (its queue holds bytes). */
+    void wantWrite(PeerLink l) {
+        if (l.key != null && l.key.isValid()) {
+            l.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+        }
+    }
+
+    // ------------------------------------------------------------------ receiving
+
+    private void read(PeerLink l) {
+        if (l.in == null) {
+            return;
+        }
+        int n;
+        try {
+            if (l.placing != null) {
+                n = l.channel.read(l.placing.asSlice(l.placeDone).asByteBuffer());
+                if (n > 0) {
+                    l.placeDone += n;
+                    if (l.placeDone == l.placing.byteSize()) {
+                        finishPlacement(l);
+                    }
+                    return;
+                }
+            } else {
+                n = l.channel.read(l.in);
+            }
+        } catch (IOException e) {
+            fail(l, "connection to rank " + l.peer + " (" + l.remote + ") broke: " + e.getMessage());
+            return;
+        }
+        if (n < 0) {
+            if (l.byeReceived || closing) {
+                closeLink(l);
+            } else {
+                fail(l, "rank " + l.peer + " (" + l.remote + ") closed its connection"
+                        + (l.in.position() > 0 || l.placing != null ? " in the middle of a message" : "")
+                        + " without finalizing");
+            }
+            return;
+        }
+        deliver(l);
+    }
+
+    /** Hands up every complete frame in {@code l}'s receive buffer, keeps the partial rest. */
+    private void deliver(PeerLink l) {
+        MemorySegment m = l.inSegment;
+        int end = l.in.position();
+        int pos = 0;
+        while (end - pos >= Frames.LENGTH_SIZE) {
+            int length = m.get(ValueLayout.JAVA_INT_UNALIGNED, pos);
+            if (length == Frames.BYE) {
+                l.byeReceived = true;
+                pos += Frames.LENGTH_SIZE;
+                continue;
+            }
+            if (length < 0 || length > config.eagerSize()) {
+                fail(l, "rank " + l.peer + " sent a malformed frame (length " + length + ")");
+                return;
+            }
+            if (end - pos - Frames.LENGTH_SIZE < length) {
+                if (length >= PLACE_MIN && !closing
+                        && end - pos - Frames.LENGTH_SIZE >= RdmaEmulation.PLACEMENT_HEAD) {
+                    pos = startPlacement(l, m, pos, end, length);
+                }
+                break;
+            }
+            framesReceived++;
+            if (!closing) {
+                receiver.onReceive(l.peer, m, pos + Frames.LENGTH_SIZE, length);
+            }
+            pos += Frames.LENGTH_SIZE + length;
+        }
+        if (pos > 0) {
+            if (end > pos) {
+                MemorySegment.copy(m, pos, m, 0, end - pos);
+            }
+            l.in.position(end - pos);
+        }
+        int left = end - pos;
+        if (left >= Frames.LENGTH_SIZE) {
+            int needed = Frames.LENGTH_SIZE + l.inSegment.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+            if (needed > l.in.capacity()) {
+                growReceiveBuffer(l, needed);
+            }
+        }
+    }
+
+    /**
+     * The frame at {@code pos} is incomplete and large: if it is emulated RDMA data whose
+     * destination is known, its header is kept, the data already here is copied into place, and
+     * the rest will be read straight into place. Returns where parsing stops.
+     */
+    private int startPlacement(PeerLink l, MemorySegment m, int pos, int end, int length) {
+        long at = pos + Frames.LENGTH_SIZE;
+        MemorySegment dest = emulation.placement(l.peer, m, at, end - at, length);
+        if (dest == null) {
+            return pos;
+        }
+        int dataOffset = RdmaEmulation.dataOffset(m, at);
+        MemorySegment.copy(m, at, l.placeHead, 0, dataOffset);
+        long here = Math.min(end - at - dataOffset, dest.byteSize());
+        MemorySegment.copy(m, at + dataOffset, dest, 0, here);
+        l.placing = dest;
+        l.placeDone = here;
+        l.placeLength = length;
+        if (here == dest.byteSize()) {
+            finishPlacement(l);
+        }
+        return (int) (at + dataOffset + here);
+    }
+
+    /** All the data of the frame being placed has arrived: the emulation finishes the message. */
+    private void finishPlacement(PeerLink l) {
+        l.placing = null;
+        framesReceived++;
+        framesPlaced++;
+        emulation.placed(l.peer, l.placeHead, 0, l.placeLength);
+    }
+
+    /** Makes {@code l}'s receive buffer hold a frame of {@code needed} bytes (twice that). */
+    private void growReceiveBuffer(PeerLink l, int needed) {
+        ByteBuffer bigger = ByteBuffer.allocateDirect(Math.min(2 * needed,
+                2 * (Frames.LENGTH_SIZE + config.eagerSize()))).order(ByteOrder.nativeOrder());
+        MemorySegment segment = MemorySegment.ofBuffer(bigger);
+        int n = l.in.position();
+        MemorySegment.copy(l.inSegment, 0, segment, 0, n);
+        bigger.position(n);
+        l.in = bigger;
+        l.inSegment = segment;
+    }
+
+    // ------------------------------------------------------------------ connections
+
+    /** Starts connecting to {@code l}'s peer unless connected or already trying. */
+    void connect(PeerLink l) {
+        if (l.channel != null || l.outgoing != null || l.failed || closing) {
+            return;
+        }
+        if (l.addresses == null) {
+            String published = context.bootstrap().get(KEY_PREFIX + l.peer);
+            if (published == null) {
+                fail(l, "rank " + l.peer + " published no tcp address");
+                return;
+            }
+            l.addresses = Interfaces.parse(published);
+            l.connectDeadline = System.nanoTime() + config.connectTimeoutNanos();
+            connecting++;
+        }
+        tryNextAddress(l);
+    }
+
+    private void tryNextAddress(PeerLink l) {
+        while (l.addressIndex < l.addresses.size()) {
+            InetSocketAddress to = l.addresses.get(l.addressIndex++);
+            SocketChannel ch = null;
+            try {
+                ch = SocketChannel.open();
+                configure(ch);
+                Connection c = new Connection(ch, true, l.peer, Connection.State.CONNECTING);
+                c.address = to;
+                if (ch.connect(to)) {
+                    c.key = ch.register(selector, SelectionKey.OP_READ, c);
+                    sendHello(c);
+                } else {
+                    c.key = ch.register(selector, SelectionKey.OP_CONNECT, c);
+                }
+                l.outgoing = c;
+                return;
+            } catch (IOException e) {
+                closeQuietly(ch);
+                l.connectErrors += " " + to + ": " + e.getMessage() + ";";
+            }
+        }
+        fail(l, "cannot connect to rank " + l.peer + " at " + l.addresses + ":" + l.connectErrors);
+    }
+
+    private void configure(SocketChannel ch) throws IOException {
+        ch.configureBlocking(false);
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        if (config.sndbuf() > 0) {
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, config.sndbuf());
+        }
+        if (config.rcvbuf() > 0) {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, config.rcvbuf());
+        }
+    }
+
+    private void sendHello(Connection c) throws IOException {
+        ByteBuffer hello = Frames.hello(jobHash, rank);
+        c.channel.write(hello);
+        if (hello.hasRemaining()) {
+            throw new IOException("could not write the 24-byte HELLO at once");
+        }
+        c.state = Connection.State.AWAIT_REPLY;
+        c.key.interestOps(SelectionKey.OP_READ);
+    }
+
+    private void accept() {
+        SocketChannel ch;
+        try {
+            ch = server.accept();
+            if (ch == null) {
+                return;
+            }
+            configure(ch);
+            Connection c = new Connection(ch, false, -1, Connection.State.AWAIT_HELLO);
+            c.address = (InetSocketAddress) ch.getRemoteAddress();
+            c.key = ch.register(selector, SelectionKey.OP_READ, c);
+        } catch (IOException e) {
+            // a peer that gave up its attempt: nothing to do, it tries again or reports
+        }
+    }
+
+    private void handshake(Connection c) {
+        PeerLink l = c.peer >= 0 ? link(c.peer) : null;
+        try {
+            if (c.state == Connection.State.CONNECTING) {
+                if (c.channel.finishConnect()) {
+                    sendHello(c);
+                }
+                return;
+            }
+            if (c.channel.read(c.in) < 0) {
+                throw new IOException("closed during the handshake");
+            }
+            if (c.in.hasRemaining()) {
+                return;
+            }
+            c.in.flip();
+            if (c.state == Connection.State.AWAIT_REPLY) {
+                onReply(c, l);
+            } else {
+                onHello(c);
+            }
+        } catch (IOException e) {
+            closeQuietly(c.channel);
+            if (c.outgoing && l != null && l.outgoing == c) {
+                l.outgoing = null;
+                if (l.channel == null) {
+                    l.connectErrors += " " + c.address + ": " + e.getMessage() + ";";
+                    tryNextAddress(l);
+                }
+            }
+        }
+    }
+
+    private void onReply(Connection c, PeerLink l) throws IOException {
+        long magic = c.in.getLong();
+        int from = c.in.getInt();
+        int status = c.in.getInt();
+        if (magic != Frames.MAGIC || from != c.peer) {
+            throw new IOException("not rank " + c.peer + " of this job (a stranger answered)");
+        }
+        l.outgoing = null;
+        if (status == Frames.ACCEPT && l.channel == null) {
+            adopt(l, c);
+        } else {
+            closeQuietly(c.channel); // the peer's own connection is (or becomes) the one
+        }
+    }
+
+    private void onHello(Connection c) throws IOException {
+        long magic = c.in.getLong();
+        long job = c.in.getLong();
+        int from = c.in.getInt();
+        if (magic != Frames.MAGIC || job != jobHash || from < 0 || from >= size || from == rank) {
+            closeQuietly(c.channel); // not one of our ranks: ignore it
+            return;
+        }
+        c.peer = from;
+        PeerLink l = link(from);
+        boolean accept = l.channel == null && !l.failed && !closing
+                && !(l.outgoing != null && rank < from);
+        c.channel.write(Frames.reply(rank, accept ? Frames.ACCEPT : Frames.REJECT));
+        if (!accept) {
+            closeQuietly(c.channel);
+            return;
+        }
+        if (l.outgoing != null) { // the peer's (lower-ranked) connection wins over ours
+            closeQuietly(l.outgoing.channel);
+            l.outgoing = null;
+        }
+        adopt(l, c);
+    }
+
+    /** Makes {@code c} the connection of {@code l} and sends what waited for it. */
+    private void adopt(PeerLink l, Connection c) {
+        l.channel = c.channel;
+        l.remote = c.address;
+        l.key = c.key;
+        l.key.attach(l);
+        l.in = ByteBuffer.allocateDirect(Math.min(INITIAL_RECEIVE_BUFFER,
+                2 * (Frames.LENGTH_SIZE + config.eagerSize()))).order(ByteOrder.nativeOrder());
+        l.inSegment = MemorySegment.ofBuffer(l.in);
+        if (l.addresses != null) {
+            connecting--;
+        }
+        l.key.interestOps(SelectionKey.OP_READ);
+        l.flush();
+    }
+
+    private void checkConnectDeadlines() {
+        long now = System.nanoTime();
+        for (PeerLink l : links) {
+            if (l != null && l.channel == null && l.addresses != null && !l.failed
+                    && now - l.connectDeadline > 0) {
+                fail(l, "cannot connect to rank " + l.peer + " at " + l.addresses + " within "
+                        + config.connectTimeoutNanos() / 1_000_000 + " ms ("
+                        + TcpConfiguration.CONNECT_TIMEOUT.name() + ")" + l.connectErrors);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ failure and close
+
+    /** Reports {@code l}'s peer as failed (once) and closes its sockets. */
+    void fail(PeerLink l, String reason) {
+        if (l.failed) {
+            return;
+        }
+        l.failed = true;
+        if (l.addresses != null && l.channel == null) {
+            connecting--;
+        }
+        closeLink(l);
+        if (!closing) {
+            runtime.onPeerFailure(l.peer, "tcp: " + reason);
+        }
+    }
+
+    private void closeLink(PeerLink l) {
+        if (l.key != null) {
+            l.key.cancel();
+        }
+        closeQuietly(l.channel);
+        if (l.outgoing != null) {
+            closeQuietly(l.outgoing.channel);
+            l.outgoing = null;
+        }
+        l.channel = null;
+    }
+
+    /**
+     * Sends BYE to every connected peer, flushes within a bound, reads until each connected peer's
+     * stream ends (or the bound passes) so no unread byte turns the close into a reset, and
+     * releases everything.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closing = true;
+        long deadline = System.nanoTime() + CLOSE_FLUSH_NANOS;
+        for (PeerLink l : links) {
+            if (l != null && l.channel != null && !l.failed && l.queueBye()) {
+                l.flush();
+            }
+        }
+        try {
+            while (System.nanoTime() - deadline < 0 && stillOpen()) {
+                for (PeerLink l : links) {
+                    if (l != null && l.channel != null && l.queue.position() > 0) {
+                        l.flush();
+                    }
+                }
+                selector.select(onReady, 10);
+            }
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        for (PeerLink l : links) {
+            if (l != null) {
+                closeLink(l);
+            }
+        }
+        closeQuietly(server);
+        closeQuietly(selector);
+        closed = true;
+    }
+
+    private boolean stillOpen() {
+        for (PeerLink l : links) {
+            if (l != null && l.channel != null && !l.failed) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // nothing left to do
+            }
+        }
+    }
+
+    /** Closes every socket without BYE, as a process that dies would (tests only). */
+    void dropConnectionsForTest() {
+        for (PeerLink l : links) {
+            if (l != null) {
+                l.failed = true; // report nothing here: this side is the one that "died"
+                closeLink(l);
+            }
+        }
+    }
+
+    /** Idle strategy "block": sleeps in the selector (it has no descriptor to combine). */
+    private final class SelectorWaitSource implements WaitSource {
+        @Override
+        public boolean arm() {
+            return emulation.idle();
+        }
+
+        @Override
+        public int fd() {
+            return -1;
+        }
+
+        @Override
+        public void sleep(long maxNanos) {
+            try {
+                selector.select(k -> { }, Math.max(1, maxNanos / 1_000_000));
+            } catch (IOException ignored) {
+                // a wake-up without work is harmless
+            }
+        }
+
+        @Override
+        public void disarm() {
+        }
+    }
+}
