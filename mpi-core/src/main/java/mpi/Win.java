@@ -190,6 +190,7 @@ public final class Win implements Freeable {
         return MPIException.of(errorClass, call + ": " + reason);
     }
 
+    /** MPI_Win_set_errhandler (ERRORS_ARE_FATAL by default, as Open MPI's windows). */
     public void setErrhandler(Errhandler errhandler) throws MPIException {
         run("MPI_Win_set_errhandler", () -> {
             impl("MPI_Win_set_errhandler");
@@ -200,6 +201,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_get_errhandler. */
     public Errhandler getErrhandler() throws MPIException {
         return wrap("MPI_Win_get_errhandler", () -> {
             impl("MPI_Win_get_errhandler");
@@ -253,11 +255,13 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_attach of native memory (dynamic windows). */
     public void attach(MemorySegment memory) throws MPIException {
         run("MPI_Win_attach", () -> impl("MPI_Win_attach").attach(
                 WinArgs.nativeSegment(memory, "attached memory")));
     }
 
+    /** MPI_Win_detach of memory attached from a direct buffer. */
     public void detach(Buffer base) throws MPIException {
         String call = "MPI_Win_detach";
         run(call, () -> {
@@ -268,6 +272,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_detach of attached native memory. */
     public void detach(MemorySegment memory) throws MPIException {
         run("MPI_Win_detach", () -> impl("MPI_Win_detach").detach(
                 WinArgs.nativeSegment(memory, "detached memory")));
@@ -304,6 +309,7 @@ public final class Win implements Freeable {
                 targetCount, targetType, false);
     }
 
+    /** MPI_Get into any memory (heap or native); targetDisp is an address for dynamic windows. */
     public void get(MemorySegment origin, int orgCount, Datatype orgType, int targetRank,
                     long targetDisp, int targetCount, Datatype targetType) throws MPIException {
         ops().get("MPI_Get", origin, orgCount, orgType, targetRank, targetDisp, targetCount,
@@ -322,6 +328,7 @@ public final class Win implements Freeable {
                 targetDisp, targetCount, targetType, op, false);
     }
 
+    /** MPI_Accumulate from any memory; see the Buffer overload. */
     public void accumulate(MemorySegment origin, int orgCount, Datatype orgType, int targetRank,
                            long targetDisp, int targetCount, Datatype targetType, Op op)
             throws MPIException {
@@ -342,6 +349,7 @@ public final class Win implements Freeable {
                 targetDisp, targetCount, targetType, op, false);
     }
 
+    /** MPI_Get_accumulate with any memory; see the Buffer overload. */
     public void getAccumulate(MemorySegment origin, int orgCount, Datatype orgType,
                               MemorySegment result, int resultCount, Datatype resultType,
                               int targetRank, long targetDisp, int targetCount,
@@ -358,6 +366,7 @@ public final class Win implements Freeable {
                 false);
     }
 
+    /** MPI_Fetch_and_op with any memory. */
     public void fetchAndOp(MemorySegment origin, MemorySegment result, Datatype dataType,
                            int targetRank, long targetDisp, Op op) throws MPIException {
         ops().getAccumulate("MPI_Fetch_and_op", origin, 1, dataType, result, 1, dataType,
@@ -375,6 +384,7 @@ public final class Win implements Freeable {
                 WinArgs.direct(resultAddr), targetType, targetRank, targetDisp);
     }
 
+    /** MPI_Compare_and_swap with any memory. */
     public void compareAndSwap(MemorySegment origin, MemorySegment compare, MemorySegment result,
                                Datatype targetType, int targetRank, long targetDisp)
             throws MPIException {
@@ -392,6 +402,7 @@ public final class Win implements Freeable {
                 target_rank, target_disp, target_count, target_datatype, true);
     }
 
+    /** MPI_Rput from any memory; only inside lock or lockAll epochs. */
     public final Request rPut(MemorySegment origin, int orgCount, Datatype orgType,
                               int targetRank, long targetDisp, int targetCount,
                               Datatype targetType) throws MPIException {
@@ -410,6 +421,7 @@ public final class Win implements Freeable {
                 targetDisp, targetCount, targetType, true);
     }
 
+    /** MPI_Rget into any memory; only inside lock or lockAll epochs. */
     public final Request rGet(MemorySegment origin, int orgCount, Datatype orgType,
                               int targetRank, long targetDisp, int targetCount,
                               Datatype targetType) throws MPIException {
@@ -425,6 +437,7 @@ public final class Win implements Freeable {
                 targetRank, targetDisp, targetCount, targetType, op, true);
     }
 
+    /** MPI_Raccumulate from any memory; only inside lock or lockAll epochs. */
     public Request rAccumulate(MemorySegment origin, int orgCount, Datatype orgType,
                                int targetRank, long targetDisp, int targetCount,
                                Datatype targetType, Op op) throws MPIException {
@@ -442,6 +455,7 @@ public final class Win implements Freeable {
                 targetRank, targetDisp, targetCount, targetType, op, true);
     }
 
+    /** MPI_Rget_accumulate with any memory; only inside lock or lockAll epochs. */
     public Request rGetAccumulate(MemorySegment origin, int orgCount, Datatype orgType,
                                   MemorySegment result, int resultCount, Datatype resultType,
                                   int targetRank, long targetDisp, int targetCount,
@@ -611,6 +625,7 @@ public final class Win implements Freeable {
 
     // ------------------------------------------------------------------ properties
 
+    /** MPI_Win_get_group: a new group of the window's processes. */
     public Group getGroup() throws MPIException {
         return wrap("MPI_Win_get_group", () -> {
             impl("MPI_Win_get_group");
@@ -618,6 +633,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_get_info: a copy of the window's info. */
     public Info getInfo() throws MPIException {
         return wrap("MPI_Win_get_info", () -> {
             impl("MPI_Win_get_info");
@@ -625,6 +641,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_set_info: adds the entries of {@code info} to the window's. */
     public void setInfo(Info info) throws MPIException {
         run("MPI_Win_set_info", () -> {
             impl("MPI_Win_set_info");
@@ -640,6 +657,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_get_name. */
     public String getName() throws MPIException {
         return wrap("MPI_Win_get_name", () -> {
             impl("MPI_Win_get_name");
@@ -647,6 +665,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_set_name (cut to MPI.MAX_OBJECT_NAME characters). */
     public void setName(String name) throws MPIException {
         run("MPI_Win_set_name", () -> {
             impl("MPI_Win_set_name");
@@ -658,11 +677,13 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_create_keyval: a keyval for window attributes. */
     public static int createKeyval() throws MPIException {
         MPI.check();
         return Attributes.createKeyval(Attributes.Kind.WIN);
     }
 
+    /** MPI_Win_free_keyval. */
     public static void freeKeyval(int keyval) throws MPIException {
         MPI.check();
         try {
@@ -672,6 +693,7 @@ public final class Win implements Freeable {
         }
     }
 
+    /** MPI_Win_set_attr: stores a Java-serialized copy of {@code value}. */
     public void setAttr(int keyval, Object value) throws MPIException {
         run("MPI_Win_set_attr", () -> {
             impl("MPI_Win_set_attr");
@@ -704,6 +726,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** MPI_Win_delete_attr. */
     public void deleteAttr(int keyval) throws MPIException {
         run("MPI_Win_delete_attr", () -> {
             impl("MPI_Win_delete_attr");
@@ -727,6 +750,7 @@ public final class Win implements Freeable {
         });
     }
 
+    /** The window's name, for messages. */
     @Override
     public String toString() {
         return "Win[" + name + "]";

@@ -21,26 +21,31 @@ final class WinGroup implements WindowGroup {
         return comm;
     }
 
+    /** This process's rank in the window's communicator. */
     @Override
     public int rank() {
         return comm.rank;
     }
 
+    /** Processes in the window. */
     @Override
     public int size() {
         return comm.world.length;
     }
 
+    /** World rank of window rank {@code rank}. */
     @Override
     public int worldRank(int rank) {
         return comm.world[rank];
     }
 
+    /** Barrier on the private duplicate. */
     @Override
     public void barrier() {
         run(comm::barrier);
     }
 
+    /** Allgather of longs on the private duplicate. */
     @Override
     public long[] allgather(long[] mine) {
         long[] all = new long[mine.length * size()];
@@ -48,6 +53,7 @@ final class WinGroup implements WindowGroup {
         return all;
     }
 
+    /** Allgather of byte strings of any length (lengths first). */
     @Override
     public byte[][] allgatherBytes(byte[] mine) {
         int[] lengths = new int[size()];
@@ -67,6 +73,7 @@ final class WinGroup implements WindowGroup {
         return out;
     }
 
+    /** Allreduce (sum) of ints in place. */
     @Override
     public void allreduceSum(int[] values) {
         run(() -> comm.allReduce(values, values.length, MPI.INT, MPI.SUM));
