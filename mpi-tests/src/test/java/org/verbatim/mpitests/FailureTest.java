@@ -82,8 +82,10 @@ class FailureTest {
         MpiJob job = MpiJob.run(3, JOB_TIMEOUT, List.of(), "128m", RmaFailureProgram.class, "sync",
                 "2");
         assertNotEquals(0, job.status(), job::report);
-        assertTrue(Pattern.compile("verbatim: rank 2: MPI_Win_unlock: unlock of rank 0 without "
-                + "lock \\[MPI_ERR_RMA_SYNC").matcher(job.err()).find(), job::report);
+        // one line, once: the rank's abort line names rank, call and reason
+        assertEquals(1, Pattern.compile("(?m)^\\[verbatim] rank 2 aborts the job \\(code 47\\): "
+                + "MPI_Win_unlock: unlock of rank 0 without lock \\[MPI_ERR_RMA_SYNC")
+                .matcher(job.err()).results().count(), job::report);
         assertEndedPromptly(job);
     }
 
