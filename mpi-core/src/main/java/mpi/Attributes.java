@@ -21,7 +21,7 @@ import org.verbatim.runtime.base.ErrorClass;
  */
 final class Attributes {
     /** The kinds of object that carry attributes. */
-    enum Kind { COMM, DATATYPE }
+    enum Kind { COMM, DATATYPE, WIN }
 
     static final int FIRST_USER_KEYVAL = 64;
 

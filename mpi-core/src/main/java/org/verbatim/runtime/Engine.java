@@ -262,6 +262,16 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
 
     // ------------------------------------------------------------------ progress
 
+    @Override
+    public void lockRuntime() {
+        lock.lock();
+    }
+
+    @Override
+    public void unlockRuntime() {
+        lock.unlock();
+    }
+
     /** One progress pass; returns the work done. */
     public int progress() {
         lock.lock();

@@ -160,6 +160,21 @@ public final class MpiProcess implements AutoCloseable {
         return chosen;
     }
 
+    /** The runtime extensions, in start order (the same on every rank). */
+    public List<RuntimeExtension> extensions() {
+        return List.copyOf(extensions);
+    }
+
+    /** The first started runtime extension that offers {@code type}, or null. */
+    public <T> T extension(Class<T> type) {
+        for (RuntimeExtension x : extensions) {
+            if (type.isInstance(x)) {
+                return type.cast(x);
+            }
+        }
+        return null;
+    }
+
     public Engine engine() {
         return engine;
     }

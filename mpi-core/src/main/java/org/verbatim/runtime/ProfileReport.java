@@ -53,7 +53,7 @@ public final class ProfileReport {
      * Collective: every rank calls it.
      */
     public static String combine(MpiProcess p, int context, int[] world, int rank) {
-        List<Named> counters = counters(p.engine());
+        List<Named> counters = counters(p);
         long[] acc = vector(p, counters);
         int size = world.length;
         MemorySegment in = MemorySegment.ofArray(new long[acc.length]);
@@ -97,11 +97,16 @@ public final class ProfileReport {
         return sb.toString();
     }
 
-    private static List<Named> counters(Engine engine) {
+    private static List<Named> counters(MpiProcess p) {
         List<Named> all = new ArrayList<>();
-        for (Transport t : engine.transports()) {
+        for (Transport t : p.engine().transports()) {
             for (ProfileCounter c : t.profileCounters()) {
                 all.add(new Named(t.name(), c));
+            }
+        }
+        for (org.verbatim.runtime.ext.RuntimeExtension x : p.extensions()) {
+            for (ProfileCounter c : x.profileCounters()) {
+                all.add(new Named(x.name(), c));
             }
         }
         return all;

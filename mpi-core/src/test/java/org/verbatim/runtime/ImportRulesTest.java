@@ -29,7 +29,7 @@ class ImportRulesTest {
     void lowerRuntimePackagesDoNotReachUp() throws IOException {
         List<String> violations = new ArrayList<>();
         int imports = 0;
-        for (String pkg : List.of("p2p", "base", "ext")) {
+        for (String pkg : List.of("p2p", "base", "ext", "rma")) {
             for (Path f : sources(MAIN.resolve("org/verbatim/runtime/" + pkg))) {
                 String text = Files.readString(f);
                 Matcher m = IMPORT.matcher(text);

@@ -67,6 +67,28 @@ class FailureTest {
         assertEndedPromptly(job);
     }
 
+    @Test
+    void rankKilledInsideALockEpochEndsTheJob() throws Exception {
+        MpiJob job = MpiJob.run(3, JOB_TIMEOUT, List.of(), "128m", RmaFailureProgram.class, "kill",
+                "1");
+        assertEquals(128 + 9, job.status(), job::report);
+        assertTrue(Pattern.compile("rank 1 \\(pid \\d+\\) was killed by signal 9").matcher(job.err())
+                .find(), job::report);
+        assertEndedPromptly(job);
+    }
+
+    @Test
+    void epochMisuseIsFatalByDefault() throws Exception {
+        MpiJob job = MpiJob.run(3, JOB_TIMEOUT, List.of(), "128m", RmaFailureProgram.class, "sync",
+                "2");
+        assertNotEquals(0, job.status(), job::report);
+        // one line, once: the rank's abort line names rank, call and reason
+        assertEquals(1, Pattern.compile("(?m)^\\[verbatim] rank 2 aborts the job \\(code 47\\): "
+                + "MPI_Win_unlock: unlock of rank 0 without lock \\[MPI_ERR_RMA_SYNC")
+                .matcher(job.err()).results().count(), job::report);
+        assertEndedPromptly(job);
+    }
+
     private static void assertEndedPromptly(MpiJob job) {
         assertTrue(job.elapsed().compareTo(PROMPT) < 0, job::report);
         assertFalse(job.out().contains("the test must fail"), job::report);

@@ -27,6 +27,14 @@ record MpiJob(int status, String out, String err, Duration elapsed, List<String>
     /** Runs {@code program} on {@code ranks} ranks; {@code env} holds VAR=VALUE pairs for -x. */
     static MpiJob run(int ranks, int timeoutSeconds, List<String> env, String heap,
                       Class<?> program, String... args) throws InterruptedException {
+        return run(ranks, timeoutSeconds, env, heap, System.getProperty("java.class.path"),
+                program, args);
+    }
+
+    /** As {@link #run(int, int, List, String, Class, String...)} on class path {@code classPath}. */
+    static MpiJob run(int ranks, int timeoutSeconds, List<String> env, String heap,
+                      String classPath, Class<?> program, String... args)
+            throws InterruptedException {
         List<String> a = new ArrayList<>(List.of("-np", Integer.toString(ranks), "--timeout",
                 Integer.toString(timeoutSeconds)));
         for (String e : env) {
@@ -37,7 +45,7 @@ record MpiJob(int status, String out, String err, Duration elapsed, List<String>
                 "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Xss2m", "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap,
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), program.getName()));
+                "-cp", classPath, program.getName()));
         a.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

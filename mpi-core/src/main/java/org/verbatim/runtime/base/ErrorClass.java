@@ -16,7 +16,8 @@ public final class ErrorClass {
             ERR_NOT_SAME = 40, ERR_NO_SPACE = 41, ERR_NO_SUCH_FILE = 42, ERR_PORT = 43,
             ERR_QUOTA = 44, ERR_READ_ONLY = 45, ERR_RMA_CONFLICT = 46, ERR_RMA_SYNC = 47,
             ERR_SERVICE = 48, ERR_SIZE = 49, ERR_SPAWN = 50, ERR_UNSUPPORTED_DATAREP = 51,
-            ERR_UNSUPPORTED_OPERATION = 52, ERR_WIN = 53, ERR_PROC_ABORTED = 74, ERR_LASTCODE = 92;
+            ERR_UNSUPPORTED_OPERATION = 52, ERR_WIN = 53, ERR_RMA_RANGE = 68, ERR_RMA_ATTACH = 69,
+            ERR_RMA_FLAVOR = 70, ERR_RMA_SHARED = 71, ERR_PROC_ABORTED = 74, ERR_LASTCODE = 92;
 
     private ErrorClass() {
     }
@@ -52,6 +53,16 @@ public final class ErrorClass {
             case ERR_INFO_NOKEY -> "MPI_ERR_INFO_NOKEY: unknown info key";
             case ERR_SIZE -> "MPI_ERR_SIZE: invalid size";
             case ERR_WIN -> "MPI_ERR_WIN: invalid window";
+            case ERR_BASE -> "MPI_ERR_BASE: invalid base";
+            case ERR_DISP -> "MPI_ERR_DISP: invalid displacement";
+            case ERR_LOCKTYPE -> "MPI_ERR_LOCKTYPE: invalid lock";
+            case ERR_ASSERT -> "MPI_ERR_ASSERT: invalid assert";
+            case ERR_RMA_CONFLICT -> "MPI_ERR_RMA_CONFLICT: conflicting accesses to window";
+            case ERR_RMA_SYNC -> "MPI_ERR_RMA_SYNC: erroneous RMA synchronization";
+            case ERR_RMA_RANGE -> "MPI_ERR_RMA_RANGE: invalid RMA address range";
+            case ERR_RMA_ATTACH -> "MPI_ERR_RMA_ATTACH: Could not attach RMA segment";
+            case ERR_RMA_FLAVOR -> "MPI_ERR_RMA_FLAVOR: Invalid type of window";
+            case ERR_RMA_SHARED -> "MPI_ERR_RMA_SHARED: Memory cannot be shared";
             case ERR_UNSUPPORTED_OPERATION -> "MPI_ERR_UNSUPPORTED_OPERATION: operation not supported";
             case ERR_PROC_ABORTED -> "MPI_ERR_PROC_ABORTED: process aborted";
             default -> "MPI error class " + errorClass;

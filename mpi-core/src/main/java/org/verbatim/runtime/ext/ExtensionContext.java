@@ -25,6 +25,20 @@ public interface ExtensionContext {
     /** Effective configuration (verbatim.* properties). */
     Map<String, String> config();
 
+    /**
+     * Takes the runtime's lock (a real lock only at MPI_THREAD_MULTIPLE): hold it to post on
+     * endpoints or to touch state that handlers touch. Not reentrant across {@link #progress}.
+     */
+    void lockRuntime();
+
+    void unlockRuntime();
+
+    /** One progress pass (takes the lock); returns the work done. */
+    int progress();
+
+    /** Makes progress (dropping the lock between passes) until {@code done} is true. */
+    void awaitCondition(java.util.function.BooleanSupplier done);
+
     /** Ends the job with {@code message} (every rank's waiting calls end with it). */
     RuntimeException fail(String message);
 

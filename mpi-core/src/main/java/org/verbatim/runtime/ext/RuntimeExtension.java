@@ -13,6 +13,14 @@ public interface RuntimeExtension {
     /** Registers handlers with {@code context.dispatch()}; may keep the context. */
     void start(ExtensionContext context);
 
+    /**
+     * The extension's profiler counters now ({@code verbatim.core.profile}), combined over the
+     * ranks like the transports'. The default has none.
+     */
+    default java.util.List<org.verbatim.spi.ProfileCounter> profileCounters() {
+        return java.util.List.of();
+    }
+
     /** Called at finalize, before the transports close. */
     default void close() {
     }

@@ -1,0 +1,216 @@
+package org.verbatim.benchmarks;
+
+import java.nio.ByteBuffer;
+import mpi.Group;
+import mpi.Info;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Win;
+
+/**
+ * One-sided figures between two ranks, as OSU's osu_put_latency, osu_get_latency, osu_put_bw,
+ * osu_get_bw, osu_acc_latency, osu_fop_latency and osu_cas_latency: rank 0 is the origin, rank 1
+ * the target.
+ * <pre>
+ *   OsuOneSided [put-latency|get-latency|put-bw|get-bw|put-get-bw|acc-latency|fop-latency|
+ *                cas-latency] [--sync lock|flush|fence|pscw] [--win create|allocate]
+ *               [--min B] [--max B] [--iterations N] [--window N] [--schedule true|false]
+ *               [--aggregate true|false] [--rdma true|false]
+ * </pre>
+ * {@code put-get-bw} is the scheduling paper's throughput test: per epoch {@code --window}/2 puts
+ * and then as many gets (of another range), bytes of both counted; {@code --schedule} and
+ * {@code --aggregate} set the window's {@code verbatim.rma.schedule} and {@code aggregate}, so
+ * one run with each shows what reordering and aggregation do; {@code --rdma false} sends puts and
+ * gets of a created window as two-sided records (where aggregation applies).
+ * Epochs: {@code lock} locks and unlocks (shared) around every operation, {@code flush} locks
+ * once and flushes after every operation, {@code fence} and {@code pscw} open and close an active
+ * epoch per operation (per window of operations for the bandwidth tests). Latency is per
+ * operation (with its synchronisation); bandwidth in MB/s (10^6 B) over {@code --window}
+ * operations per epoch. Windows are created on a direct buffer or allocated (allocated windows of
+ * one host are loads and stores).
+ */
+public final class OsuOneSided {
+    private final String test;
+    private final String sync;
+    private final boolean allocate;
+    private final int min;
+    private final int max;
+    private final int iterations;
+    private final int window;
+    private final int rank;
+    private final String schedule;
+    private final String aggregate;
+    private final String rdma;
+    private Win win;
+
+    private OsuOneSided(String[] args) throws MPIException {
+        String t = "put-latency";
+        String s = "flush";
+        String w = "allocate";
+        int lo = 8;
+        int hi = 1 << 22;
+        int it = 2000;
+        int wnd = 64;
+        String sched = null;
+        String aggr = null;
+        String rd = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--sync" -> s = args[++i];
+                case "--win" -> w = args[++i];
+                case "--min" -> lo = OsuOptions.size(args[++i]);
+                case "--max" -> hi = OsuOptions.size(args[++i]);
+                case "--iterations" -> it = Integer.parseInt(args[++i]);
+                case "--window" -> wnd = Integer.parseInt(args[++i]);
+                case "--schedule" -> sched = args[++i];
+                case "--aggregate" -> aggr = args[++i];
+                case "--rdma" -> rd = args[++i];
+                default -> t = args[i];
+            }
+        }
+        this.test = t;
+        this.sync = s;
+        this.allocate = w.equals("allocate");
+        this.min = t.startsWith("fop") || t.startsWith("cas") ? 8 : lo;
+        this.max = t.startsWith("fop") || t.startsWith("cas") ? 8 : hi;
+        this.iterations = it;
+        this.window = t.equals("put-get-bw") && wnd == 64 ? 32 : wnd;
+        this.schedule = sched;
+        this.aggregate = aggr;
+        this.rdma = rd;
+        this.rank = MPI.COMM_WORLD.getRank();
+    }
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        if (!Osu.twoRanks("OsuOneSided")) {
+            MPI.Finalize();
+            System.exit(1);
+        }
+        OsuOneSided b = new OsuOneSided(args);
+        b.run();
+        MPI.Finalize();
+    }
+
+    private void run() throws MPIException {
+        ByteBuffer origin = MPI.newByteBuffer(max);
+        ByteBuffer result = MPI.newByteBuffer(max);
+        ByteBuffer compare = MPI.newByteBuffer(8);
+        Info info = new Info();
+        if (schedule != null) {
+            info.set("verbatim.rma.schedule", schedule);
+        }
+        if (aggregate != null) {
+            info.set("verbatim.rma.aggregate", aggregate);
+        }
+        if (rdma != null) {
+            info.set("verbatim.rma.rdma", rdma);
+        }
+        if (allocate) {
+            win = Win.allocate(2L * max, 1, info, MPI.COMM_WORLD);
+        } else {
+            win = new Win(MPI.newByteBuffer(2 * max), 2 * max, 1, info, MPI.COMM_WORLD);
+        }
+        boolean bw = test.endsWith("-bw");
+        if (rank == 0) {
+            System.out.println("# OSU-style one-sided " + test + " (Verbatim benchmarks), sync "
+                    + sync + ", window " + (allocate ? "allocated" : "created") + ", schedule "
+                    + (schedule == null ? "default" : schedule) + ", aggregate "
+                    + (aggregate == null ? "default" : aggregate) + ", rdma "
+                    + (rdma == null ? "default" : rdma) + " (" + Osu.bindings() + ")");
+            System.out.printf("%-10s%20s%n", "# Size", bw ? "Bandwidth (MB/s)" : "Latency (us)");
+        }
+        Group target = MPI.COMM_WORLD.getGroup().incl(new int[] {1 - rank});
+        for (int size = min; size <= max; size *= 2) {
+            int iters = size > 65536 ? Math.max(10, iterations / 20) : iterations;
+            int perEpoch = bw ? window : 1;
+            int epochs = bw ? Math.max(2, iters / window) : iters;
+            epochs(size, Math.max(2, epochs / 10), perEpoch, origin, result, compare, target);
+            MPI.COMM_WORLD.barrier();
+            double start = MPI.wtime();
+            epochs(size, epochs, perEpoch, origin, result, compare, target);
+            double seconds = MPI.wtime() - start;
+            if (rank == 0) {
+                double ops = (double) epochs * perEpoch;
+                System.out.printf("%-10d%20.2f%n", size, bw ? size * ops / seconds / 1e6
+                        : seconds * 1e6 / ops);
+                System.out.flush();
+            }
+            MPI.COMM_WORLD.barrier();
+        }
+        win.free();
+    }
+
+    private void epochs(int size, int epochs, int perEpoch, ByteBuffer origin, ByteBuffer result,
+                        ByteBuffer compare, Group target) throws MPIException {
+        switch (sync) {
+            case "fence" -> {
+                win.fence(MPI.MODE_NOPRECEDE);
+                for (int e = 0; e < epochs; e++) {
+                    if (rank == 0) {
+                        ops(size, perEpoch, origin, result, compare);
+                    }
+                    win.fence(0);
+                }
+                win.fence(MPI.MODE_NOSUCCEED);
+            }
+            case "pscw" -> {
+                for (int e = 0; e < epochs; e++) {
+                    if (rank == 0) {
+                        win.start(target, 0);
+                        ops(size, perEpoch, origin, result, compare);
+                        win.complete();
+                    } else {
+                        win.post(target, 0);
+                        win.waitFor();
+                    }
+                }
+            }
+            case "lock" -> {
+                if (rank == 0) {
+                    for (int e = 0; e < epochs; e++) {
+                        win.lock(MPI.LOCK_SHARED, 1, 0);
+                        ops(size, perEpoch, origin, result, compare);
+                        win.unlock(1);
+                    }
+                }
+            }
+            default -> {
+                if (rank == 0) {
+                    win.lock(MPI.LOCK_SHARED, 1, 0);
+                    for (int e = 0; e < epochs; e++) {
+                        ops(size, perEpoch, origin, result, compare);
+                        win.flush(1);
+                    }
+                    win.unlock(1);
+                }
+            }
+        }
+        if (!sync.equals("fence") && !sync.equals("pscw")) {
+            MPI.COMM_WORLD.barrier();
+        }
+    }
+
+    private void ops(int size, int n, ByteBuffer origin, ByteBuffer result, ByteBuffer compare)
+            throws MPIException {
+        if (test.equals("put-get-bw")) {
+            for (int i = 0; i < n / 2; i++) {
+                win.put(origin, size, MPI.BYTE, 1, 0, size, MPI.BYTE);
+            }
+            for (int i = 0; i < n - n / 2; i++) {
+                win.get(result, size, MPI.BYTE, 1, max, size, MPI.BYTE);
+            }
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            switch (test) {
+                case "get-latency", "get-bw" -> win.get(result, size, MPI.BYTE, 1, 0, size, MPI.BYTE);
+                case "acc-latency" -> win.accumulate(origin, size / 4, MPI.INT, 1, 0, size / 4,
+                        MPI.INT, MPI.SUM);
+                case "fop-latency" -> win.fetchAndOp(origin, result, MPI.LONG, 1, 0, MPI.SUM);
+                case "cas-latency" -> win.compareAndSwap(origin, compare, result, MPI.LONG, 1, 0);
+                default -> win.put(origin, size, MPI.BYTE, 1, 0, size, MPI.BYTE);
+            }
+        }
+    }
+}

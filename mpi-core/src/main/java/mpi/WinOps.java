@@ -1,0 +1,174 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.rma.RmaTarget;
+import org.verbatim.runtime.rma.RmaWindow;
+import org.verbatim.runtime.op.ElementKind;
+import org.verbatim.runtime.op.OpCode;
+
+/**
+ * The data calls of {@link Win}: checks the arguments, resolves origin and result memory and
+ * builds the {@link RmaTarget} (the one place where a target datatype becomes target bytes, so
+ * derived target types plug in here), then calls the window. A call to {@link MPI#PROC_NULL}
+ * does nothing. Request-based calls return a Request, the others null.
+ */
+final class WinOps {
+    private final Win win;
+
+    WinOps(Win win) {
+        this.win = win;
+    }
+
+    Request put(String call, Object origin, int orgCount, Datatype orgType, int targetRank,
+                long targetDisp, int targetCount, Datatype targetType, boolean request)
+            throws MPIException {
+        return win.wrap(call, () -> {
+            RmaWindow w = win.impl(call);
+            MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, false);
+            if (targetRank == MPI.PROC_NULL) {
+                return done(call, request);
+            }
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
+            return result(w.put(o, t, request), call, request, origin);
+        });
+    }
+
+    Request get(String call, Object origin, int orgCount, Datatype orgType, int targetRank,
+                long targetDisp, int targetCount, Datatype targetType, boolean request)
+            throws MPIException {
+        return win.wrap(call, () -> {
+            RmaWindow w = win.impl(call);
+            MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, true);
+            if (targetRank == MPI.PROC_NULL) {
+                return done(call, request);
+            }
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
+            return result(w.get(o, t, request), call, request, origin);
+        });
+    }
+
+    Request accumulate(String call, Object origin, int orgCount, Datatype orgType,
+                       int targetRank, long targetDisp, int targetCount, Datatype targetType,
+                       Op op, boolean request) throws MPIException {
+        return win.wrap(call, () -> {
+            RmaWindow w = win.impl(call);
+            OpCode code = opCode(op, targetType);
+            MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, false);
+            if (targetRank == MPI.PROC_NULL) {
+                return done(call, request);
+            }
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
+            return result(w.accumulate(o, t, code, request), call, request, origin);
+        });
+    }
+
+    Request getAccumulate(String call, Object origin, int orgCount, Datatype orgType,
+                          Object result, int resultCount, Datatype resultType, int targetRank,
+                          long targetDisp, int targetCount, Datatype targetType, Op op,
+                          boolean request) throws MPIException {
+        return win.wrap(call, () -> {
+            RmaWindow w = win.impl(call);
+            OpCode code = opCode(op, targetType);
+            MemorySegment o = code == OpCode.NO_OP && origin == null ? null
+                    : origin(origin, orgCount, orgType, targetCount, targetType, false);
+            MemorySegment r = origin(result, resultCount, resultType, targetCount, targetType,
+                    true);
+            if (targetRank == MPI.PROC_NULL) {
+                return done(call, request);
+            }
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
+            return result(w.getAccumulate(o, r, t, code, request), call, request,
+                    new Object[] {origin, result});
+        });
+    }
+
+    void compareAndSwap(Object origin, Object compare, Object result, Datatype type,
+                        int targetRank, long targetDisp) throws MPIException {
+        String call = "MPI_Compare_and_swap";
+        win.wrap(call, () -> {
+            RmaWindow w = win.impl(call);
+            checkType(type);
+            ElementKind kind = Op.elementKind(type);
+            if (kind == null || kind.family() != ElementKind.Family.INTEGER) {
+                throw MPIException.of(ErrorClass.ERR_TYPE, "compare-and-swap needs an integer, "
+                        + "byte or boolean type, not " + type);
+            }
+            MemorySegment o = origin(origin, 1, type, 1, type, false);
+            MemorySegment c = origin(compare, 1, type, 1, type, false);
+            MemorySegment r = origin(result, 1, type, 1, type, true);
+            if (targetRank == MPI.PROC_NULL) {
+                return null;
+            }
+            RmaTarget t = target(w, targetRank, targetDisp, 1, type);
+            w.compareAndSwap(o, c, r, t);
+            return null;
+        });
+    }
+
+    private Request done(String call, boolean request) {
+        return request ? Request.completed(win.group().comm(), call) : null;
+    }
+
+    private Request result(RequestState state, String call, boolean request, Object keep) {
+        return request ? win.request(state, call, keep) : null;
+    }
+
+    private static void checkType(Datatype type) throws MPIException {
+        if (type == null) {
+            throw MPIException.of(ErrorClass.ERR_TYPE, "datatype is null");
+        }
+        type.check();
+    }
+
+    /** Origin (or result) memory of {@code count} x {@code type}, matching the target data. */
+    private static MemorySegment origin(Object buf, int count, Datatype type, int targetCount,
+                                        Datatype targetType, boolean written)
+            throws MPIException {
+        if (count < 0 || targetCount < 0) {
+            throw MPIException.of(ErrorClass.ERR_COUNT, "negative count "
+                    + Math.min(count, targetCount));
+        }
+        checkType(type);
+        checkType(targetType);
+        if (type.base != targetType.base) {
+            throw new IllegalArgumentException("origin datatype " + type + " and target datatype "
+                    + targetType + " do not share a base type");
+        }
+        if (type.bytes(count) != targetType.bytes(targetCount)) {
+            throw MPIException.of(ErrorClass.ERR_TYPE, count + " x " + type + " at the origin do "
+                    + "not match " + targetCount + " x " + targetType + " at the target");
+        }
+        if (buf instanceof boolean[]) {
+            throw MPIException.of(ErrorClass.ERR_BUFFER, "boolean[] is not window memory");
+        }
+        return written ? Buffers.forReceive(buf, count, type)
+                : Buffers.segment(buf, type, type.bytes(count));
+    }
+
+    /** The target of {@code count} x {@code type}: the one place a target datatype is read. */
+    private RmaTarget target(RmaWindow w, int rank, long disp, int count, Datatype type)
+            throws MPIException {
+        WinArgs.checkRank(rank, win.group().size(), false);
+        if (disp < 0 && w.flavor() != RmaWindow.FLAVOR_DYNAMIC) {
+            throw MPIException.of(ErrorClass.ERR_DISP, "negative target displacement " + disp);
+        }
+        ElementKind kind = Op.elementKind(type);
+        return new RmaTarget(rank, disp, type.bytes(count), kind == null ? ElementKind.OPAQUE
+                : kind);
+    }
+
+    private static OpCode opCode(Op op, Datatype targetType) throws MPIException {
+        if (op == null) {
+            throw MPIException.of(ErrorClass.ERR_OP, "operation is null");
+        }
+        if (op.code() == null) {
+            throw MPIException.of(ErrorClass.ERR_OP, "one-sided accumulates take predefined "
+                    + "operations only, not user functions");
+        }
+        checkType(targetType);
+        op.check(targetType);
+        return op.code();
+    }
+}

@@ -1,0 +1,106 @@
+package org.verbatim.mpitests;
+
+import java.nio.IntBuffer;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Op;
+import mpi.Win;
+
+/**
+ * Bad input and epoch misuse under ERRORS_RETURN: each gives its error class, nothing is written
+ * on bad input, and nothing hangs.
+ */
+final class RmaErrorChecks {
+    private final RmaProgram t;
+    private final Checks c;
+
+    RmaErrorChecks(RmaProgram t) {
+        this.t = t;
+        this.c = t.c;
+    }
+
+    void all() throws MPIException {
+        int k = 4;
+        Win win = t.window(0, k, MPI.INFO_NULL);
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        for (int i = 0; i < k; i++) {
+            win.getBase().setAtIndex(RmaProgram.I, i, 5);
+        }
+        IntBuffer o = RmaProgram.ints(2 * k);
+        int next = (t.rank + 1) % t.p;
+        c.expectError("put outside an epoch", MPI.ERR_RMA_SYNC, "MPI_Put",
+                () -> win.put(o, 1, MPI.INT, next, 0, 1, MPI.INT));
+        c.expectError("unlock without lock", MPI.ERR_RMA_SYNC, "MPI_Win_unlock",
+                () -> win.unlock(next));
+        c.expectError("complete without start", MPI.ERR_RMA_SYNC, "MPI_Win_complete",
+                win::complete);
+        c.expectError("wait without post", MPI.ERR_RMA_SYNC, "MPI_Win_wait", win::waitFor);
+        c.expectError("flush outside a passive epoch", MPI.ERR_RMA_SYNC, "MPI_Win_flush",
+                () -> win.flush(next));
+        c.expectError("unlockAll without lockAll", MPI.ERR_RMA_SYNC, "MPI_Win_unlock_all",
+                win::unlockAll);
+        c.expectError("invalid lock type", MPI.ERR_LOCKTYPE, "MPI_Win_lock",
+                () -> win.lock(77, next, 0));
+        c.expectError("invalid assertion", MPI.ERR_ASSERT, "MPI_Win_fence",
+                () -> win.fence(1 << 20));
+        win.fence(0);
+        c.expectError("rPut outside a passive epoch", MPI.ERR_RMA_SYNC, "MPI_Rput",
+                () -> win.rPut(o, 1, MPI.INT, next, 0, 1, MPI.INT));
+        c.expectError("displacement past the window", MPI.ERR_RMA_RANGE, "MPI_Put",
+                () -> win.put(o, 1, MPI.INT, next, k, 1, MPI.INT));
+        c.expectError("count past the window", MPI.ERR_RMA_RANGE, "MPI_Put",
+                () -> win.put(o, k + 1, MPI.INT, next, 0, k + 1, MPI.INT));
+        c.expectError("get past the window", MPI.ERR_RMA_RANGE, "MPI_Get",
+                () -> win.get(o, 2, MPI.INT, next, k - 1, 2, MPI.INT));
+        c.expectError("accumulate past the window", MPI.ERR_RMA_RANGE, "MPI_Accumulate",
+                () -> win.accumulate(o, 2, MPI.INT, next, k - 1, 2, MPI.INT, MPI.SUM));
+        c.expectError("negative displacement", MPI.ERR_DISP, "MPI_Put",
+                () -> win.put(o, 1, MPI.INT, next, -1, 1, MPI.INT));
+        c.expectError("rank out of range", MPI.ERR_RANK, "MPI_Put",
+                () -> win.put(o, 1, MPI.INT, t.p, 0, 1, MPI.INT));
+        c.expectError("negative count", MPI.ERR_COUNT, "MPI_Put",
+                () -> win.put(o, -1, MPI.INT, next, 0, -1, MPI.INT));
+        c.expectError("origin and target differ", MPI.ERR_TYPE, "MPI_Put",
+                () -> win.put(o, 2, MPI.INT, next, 0, 1, MPI.INT));
+        c.expectError("BAND on DOUBLE", MPI.ERR_OP, "MPI_Accumulate",
+                () -> win.accumulate(MPI.newDoubleBuffer(1), 1, MPI.DOUBLE, next, 0, 1,
+                        MPI.DOUBLE, MPI.BAND));
+        Op user = new Op(new mpi.UserFunction() { }, true);
+        c.expectError("user operation in accumulate", MPI.ERR_OP, "MPI_Accumulate",
+                () -> win.accumulate(o, 1, MPI.INT, next, 0, 1, MPI.INT, user));
+        c.expectError("compareAndSwap on DOUBLE", MPI.ERR_TYPE, "MPI_Compare_and_swap",
+                () -> win.compareAndSwap(MPI.newDoubleBuffer(1), MPI.newDoubleBuffer(1),
+                        MPI.newDoubleBuffer(1), MPI.DOUBLE, next, 0));
+        try {
+            win.put(IntBuffer.allocate(1), 1, MPI.INT, next, 0, 1, MPI.INT);
+            c.fail("heap buffer origin", "nothing thrown");
+        } catch (IllegalArgumentException e) {
+            c.pass("heap buffer origin is IllegalArgumentException");
+        }
+        c.expectError("lock inside a fence epoch with operations", MPI.ERR_RMA_SYNC,
+                "MPI_Win_lock", () -> {
+                    win.put(RmaProgram.ints(1).put(0, 9), 1, MPI.INT, next, 0, 1, MPI.INT);
+                    win.lock(MPI.LOCK_SHARED, next, 0);
+                });
+        win.fence(MPI.MODE_NOSUCCEED);
+        boolean untouched = win.getBase().getAtIndex(RmaProgram.I, 0) == 9;
+        for (int i = 1; i < k; i++) {
+            untouched &= win.getBase().getAtIndex(RmaProgram.I, i) == 5;
+        }
+        c.check("bad input wrote nothing", untouched, "window changed");
+        c.expectError("start twice", MPI.ERR_RMA_SYNC, "MPI_Win_start", () -> {
+            win.start(t.world.getGroup().incl(new int[0]), 0);
+            win.start(t.world.getGroup().incl(new int[0]), 0);
+        });
+        win.complete();
+        c.expectError("free with an open epoch", MPI.ERR_RMA_SYNC, "MPI_Win_free", () -> {
+            win.lock(MPI.LOCK_SHARED, t.rank, 0);
+            win.free();
+        });
+        win.unlock(t.rank);
+        t.world.barrier();
+        win.free();
+        c.expectError("use after free", MPI.ERR_WIN, "MPI_Put",
+                () -> win.put(o, 1, MPI.INT, next, 0, 1, MPI.INT));
+    }
+}

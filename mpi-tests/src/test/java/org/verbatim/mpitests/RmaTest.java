@@ -1,0 +1,52 @@
+package org.verbatim.mpitests;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@link RmaProgram}: every window call, each fence design and scheduler setting, at 2..7 ranks. */
+@Timeout(300)
+class RmaTest {
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4, 7})
+    void everyCallAgainstTheReference(int ranks) throws Exception {
+        MpiJob.run(ranks, 240, List.of(), "192m", RmaProgram.class).assertAllPassed(ranks, 500);
+    }
+
+    @Test
+    void withoutTheModuleEveryWindowIsUnsupported() throws Exception {
+        String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> !isOnesided(e)).collect(Collectors.joining(File.pathSeparator));
+        MpiJob.run(2, 60, List.of(), "128m", cp, WinWithoutModuleProgram.class)
+                .assertAllPassed(2, 5);
+    }
+
+    @Test
+    void profilerCountsOperationsBytesPathsAndEpochs() throws Exception {
+        MpiJob job = MpiJob.run(2, 60, List.of("VERBATIM_CORE_PROFILE=true"), "128m",
+                RmaProfileProgram.class);
+        org.junit.jupiter.api.Assertions.assertEquals(0, job.status(), job::report);
+        String all = job.out() + job.err();
+        for (String expected : new String[] {"RMA operations 6,", "RMA bytes 64 B",
+                "RMA operations direct (load/store) 2,", "RMA epochs 6,"}) {
+            org.junit.jupiter.api.Assertions.assertTrue(all.contains(expected),
+                    () -> "missing '" + expected + "'\n" + job.report());
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "RMA operations as messages (\\d+), .*RMA operations as RDMA (\\d+),").matcher(all);
+        org.junit.jupiter.api.Assertions.assertTrue(m.find(), job::report);
+        org.junit.jupiter.api.Assertions.assertEquals(4, Integer.parseInt(m.group(1))
+                + Integer.parseInt(m.group(2)), job::report);
+    }
+
+    /** The onesided module's jar or classes directory. */
+    private static boolean isOnesided(String entry) {
+        return new File(entry).getName().startsWith("verbatim-onesided")
+                || entry.replace(File.separatorChar, '/').endsWith("/onesided/target/classes");
+    }
+}

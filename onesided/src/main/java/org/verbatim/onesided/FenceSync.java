@@ -1,0 +1,245 @@
+package org.verbatim.onesided;
+
+/**
+ * MPI_Win_fence in the four designs of the fence-synchronization paper ({@link FenceDesign}).
+ * A fence first completes the epoch it closes (unless MODE_NOPRECEDE says none preceded), then
+ * opens the next one (unless MODE_NOSUCCEED says none follows): the immediate designs must keep
+ * the next epoch's operations from reaching a target that is still finishing this one, so they
+ * open it with flag messages or a barrier; the deferred design needs nothing, since its operations
+ * leave only after the next fence's reduction, which every process enters after finishing this
+ * fence. MODE_NOSTORE and MODE_NOPUT need no work in this unified memory model.
+ */
+final class FenceSync {
+    private final Window w;
+
+    FenceSync(Window w) {
+        this.w = w;
+    }
+
+    void fence(int assertion) {
+        boolean noPrecede = (assertion & OneSidedExtension.MODE_NOPRECEDE) != 0;
+        boolean noSucceed = (assertion & OneSidedExtension.MODE_NOSUCCEED) != 0;
+        w.lock();
+        try {
+            if (noPrecede && (w.opsSinceFence || !w.held.isEmpty())) {
+                throw Window.syncError("fence(MODE_NOPRECEDE) after operations of this epoch");
+            }
+        } finally {
+            w.unlock();
+        }
+        w.ext.counters.epochs++;
+        if (w.memory.allMapped) {
+            mappedEverywhere(noPrecede, noSucceed);
+            return;
+        }
+        switch (w.fenceDesign) {
+            case DEF -> {
+                if (!noPrecede) {
+                    deferred();
+                }
+            }
+            case IMM_NAIVE, IMM_OPT -> {
+                if (!noPrecede) {
+                    finishMessages();
+                }
+                if (!noSucceed) {
+                    open(w.fenceDesign == FenceDesign.IMM_NAIVE);
+                }
+            }
+            default -> {
+                if (!noPrecede) {
+                    countedRecords();
+                }
+                if (!noSucceed) {
+                    open(false);
+                }
+            }
+        }
+        w.lock();
+        try {
+            w.fenceEpoch = !noSucceed;
+            w.opsSinceFence = false;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /**
+     * A window every member maps: every operation is a load, store or atomic made at once (or,
+     * under Fence-Def, at the fence), so every design reduces to one barrier, which both
+     * completes this epoch and opens the next.
+     */
+    private void mappedEverywhere(boolean noPrecede, boolean noSucceed) {
+        w.lock();
+        try {
+            w.issueHeld();
+        } finally {
+            w.unlock();
+        }
+        if (!(noPrecede && noSucceed)) {
+            w.group.barrier();
+        }
+        w.lock();
+        try {
+            w.fenceEpoch = !noSucceed;
+            w.opsSinceFence = false;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /**
+     * Fence-Def: learn the counts, send the held operations, wait for ours to arrive. Loads and
+     * stores on mapped memory happen only after the reduction too (a target may still be
+     * finishing the previous epoch before it), so when anyone made some, a barrier ends the
+     * fence after them (the last count says how many there were).
+     */
+    private void deferred() {
+        int[] counts = new int[w.size + 1];
+        w.lock();
+        try {
+            for (HeldOp h : w.held) {
+                int n = w.issuer.pieces(h);
+                counts[h.target()] += n;
+                if (n == 0) {
+                    counts[w.size]++;
+                }
+            }
+        } finally {
+            w.unlock();
+        }
+        w.group.allreduceSum(counts);
+        w.lock();
+        try {
+            w.issueHeld();
+            w.flushChannels();
+            for (int r = 0; r < w.size; r++) {
+                w.channel(r).counted = 0;
+            }
+        } finally {
+            w.unlock();
+        }
+        awaitCounted(counts[w.me]);
+        if (counts[w.size] > 0) {
+            w.direct.completeAll();
+            w.group.barrier();
+        }
+    }
+
+    /**
+     * Fence-Imm-Naive/Opt: a finish message on every channel used, then await ours. RDMA writes
+     * are complete and placed before (a target that got only those needs no finish: it cannot
+     * leave before the reduction, which we enter after them).
+     */
+    private void finishMessages() {
+        w.direct.completeAll();
+        int[] used = new int[w.size];
+        w.lock();
+        try {
+            w.issueHeld();
+            for (int r = 0; r < w.size; r++) {
+                Channel c = w.channel(r);
+                if (c.counted > 0) {
+                    used[r] = 1;
+                    c.counted = 0;
+                    w.sendSync(r, RmaWire.FINISH, 0);
+                }
+            }
+            w.flushChannels();
+        } finally {
+            w.unlock();
+        }
+        w.group.allreduceSum(used);
+        int expected = used[w.me];
+        w.await(() -> w.target.finishes >= expected && repliesDone());
+        w.lock();
+        try {
+            w.target.finishes -= expected;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /**
+     * Fence-Imm-RI: an allreduce of the per-target counts (records and writes with immediate,
+     * both counted where they land), then await ours and the local completion of our own.
+     * Writes without immediate (a transport that lacks it) and reads complete first.
+     */
+    private void countedRecords() {
+        if (!allImmediate()) {
+            w.direct.completeAll();
+        }
+        int[] counts = new int[w.size];
+        w.lock();
+        try {
+            w.issueHeld();
+            for (int r = 0; r < w.size; r++) {
+                Channel c = w.channel(r);
+                counts[r] = c.counted;
+                c.counted = 0;
+            }
+            w.flushChannels();
+        } finally {
+            w.unlock();
+        }
+        w.group.allreduceSum(counts);
+        awaitCounted(counts[w.me]);
+    }
+
+    private boolean allImmediate() {
+        if (w.rdma == null) {
+            return true;
+        }
+        for (int r = 0; r < w.size; r++) {
+            if (w.rdma.usable[r] && !w.rdma.immediates(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void awaitCounted(int expected) {
+        w.await(() -> w.target.counted >= expected && repliesDone() && w.direct.idle());
+        w.lock();
+        try {
+            w.target.counted -= expected;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    private boolean repliesDone() {
+        for (int n : w.outstanding) {
+            if (n != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Opens the next epoch: flag messages to every other process, or a barrier. */
+    private void open(boolean flags) {
+        if (!flags) {
+            w.group.barrier();
+            return;
+        }
+        w.lock();
+        try {
+            for (int r = 0; r < w.size; r++) {
+                if (r != w.me) {
+                    w.sendSync(r, RmaWire.FLAG, 0);
+                }
+            }
+        } finally {
+            w.unlock();
+        }
+        int expected = w.size - 1;
+        w.await(() -> w.target.flags >= expected);
+        w.lock();
+        try {
+            w.target.flags -= expected;
+        } finally {
+            w.unlock();
+        }
+    }
+}

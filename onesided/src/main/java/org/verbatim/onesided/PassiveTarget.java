@@ -1,0 +1,297 @@
+package org.verbatim.onesided;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Passive-target epochs of one {@link Window}: lock, unlock, lockAll, unlockAll and the flushes.
+ * Two ways: on memory every member maps, the lock word is run by CPU atomics
+ * ({@link SharedControl}) and operations are complete once issued; elsewhere LOCK, UNLOCK and
+ * FLUSH records go to the target's {@link LockTable} and are answered (LOCK_GRANTED, DONE), and a
+ * FLUSH is skipped when only RDMA went to the target since the last one.
+ */
+final class PassiveTarget {
+    private final Window w;
+    private final boolean[] lockNoCheck;
+    private final boolean[] lockExclusive;
+
+    PassiveTarget(Window w) {
+        this.w = w;
+        this.lockNoCheck = new boolean[w.size];
+        this.lockExclusive = new boolean[w.size];
+    }
+
+    void lock(boolean exclusive, int rank, int assertion) {
+        w.checkLive();
+        boolean nocheck = (assertion & OneSidedExtension.MODE_NOCHECK) != 0;
+        w.lock();
+        try {
+            if (w.locked[rank] || w.lockAll) {
+                throw Window.syncError("rank " + rank + " is locked already");
+            }
+            w.leaveIdleFence("lock");
+            w.locked[rank] = true;
+            lockNoCheck[rank] = nocheck;
+            lockExclusive[rank] = exclusive;
+            if (!nocheck && !w.memory.allMapped) {
+                w.granted[rank] = false;
+                w.sendSync(rank, RmaWire.LOCK, exclusive ? RmaWire.LOCK_EXCLUSIVE : 0);
+            }
+        } finally {
+            w.unlock();
+        }
+        if (!nocheck) {
+            if (w.memory.allMapped) {
+                acquireMapped(rank, exclusive);
+            } else {
+                w.await(() -> w.granted[rank]);
+            }
+        }
+        w.ext.counters.epochs++;
+    }
+
+    void unlock(int rank) {
+        w.checkLive();
+        w.lock();
+        try {
+            if (!w.locked[rank] || w.lockAll) {
+                throw Window.syncError("unlock of rank " + rank + " without lock");
+            }
+        } finally {
+            w.unlock();
+        }
+        closeAtTarget(rank, lockNoCheck[rank] ? RmaWire.FLUSH : RmaWire.UNLOCK);
+        w.lock();
+        try {
+            w.locked[rank] = false;
+        } finally {
+            w.unlock();
+        }
+        w.raiseDeferred();
+    }
+
+    /** The lock word of {@code rank}'s mapped memory, by CPU atomics (the target does nothing). */
+    private void acquireMapped(int rank, boolean exclusive) {
+        MemorySegment c = w.memory.control[rank];
+        if (exclusive) {
+            SharedControl.announceWriter(c);
+            w.await(() -> SharedControl.tryExclusive(c));
+        } else {
+            w.await(() -> SharedControl.tryShared(c));
+        }
+    }
+
+    private void releaseMapped(int rank) {
+        VarHandle.fullFence();
+        if (!lockNoCheck[rank]) {
+            if (lockExclusive[rank]) {
+                SharedControl.releaseExclusive(w.memory.control[rank]);
+            } else {
+                SharedControl.releaseShared(w.memory.control[rank]);
+            }
+        }
+    }
+
+    /**
+     * Issues what is held for {@code rank}, sends {@code type}, waits for its DONE and replies.
+     * On memory every member maps every operation is complete once issued: no message.
+     */
+    private void closeAtTarget(int rank, int type) {
+        if (w.memory.allMapped) {
+            w.lock();
+            try {
+                w.issueHeldFor(rank);
+            } finally {
+                w.unlock();
+            }
+            if (type == RmaWire.UNLOCK) {
+                releaseMapped(rank);
+            } else {
+                VarHandle.fullFence();
+            }
+            return;
+        }
+        int expected;
+        w.lock();
+        try {
+            w.issueHeldFor(rank);
+        } finally {
+            w.unlock();
+        }
+        w.direct.complete(rank);
+        w.lock();
+        try {
+            if (type == RmaWire.FLUSH && w.recordsSinceSync[rank] == 0) {
+                return; // only RDMA since the last flush: complete and placed already
+            }
+            w.recordsSinceSync[rank] = 0;
+            expected = w.doneReceived[rank] + 1;
+            w.sendSync(rank, type, 0);
+        } finally {
+            w.unlock();
+        }
+        w.await(() -> w.doneReceived[rank] >= expected && w.outstanding[rank] == 0);
+    }
+
+    void lockAll(int assertion) {
+        w.checkLive();
+        boolean nocheck = (assertion & OneSidedExtension.MODE_NOCHECK) != 0;
+        w.lock();
+        try {
+            if (w.lockAll || w.anyLocked()) {
+                throw Window.syncError("lockAll while a lock is held");
+            }
+            w.leaveIdleFence("lockAll");
+            w.lockAll = true;
+            for (int r = 0; r < w.size; r++) {
+                lockNoCheck[r] = nocheck;
+                lockExclusive[r] = false;
+                if (!nocheck && !w.memory.allMapped) {
+                    w.granted[r] = false;
+                    w.sendSync(r, RmaWire.LOCK, 0);
+                }
+            }
+        } finally {
+            w.unlock();
+        }
+        if (!nocheck && w.memory.allMapped) {
+            for (int r = 0; r < w.size; r++) {
+                acquireMapped(r, false);
+            }
+        } else if (!nocheck) {
+            w.await(() -> {
+                for (boolean g : w.granted) {
+                    if (!g) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+        }
+        w.ext.counters.epochs++;
+    }
+
+    void unlockAll() {
+        w.checkLive();
+        int[] expected = new int[w.size];
+        w.lock();
+        try {
+            if (!w.lockAll) {
+                throw Window.syncError("unlockAll without lockAll");
+            }
+            w.issueHeld();
+        } finally {
+            w.unlock();
+        }
+        w.direct.completeAll();
+        w.lock();
+        try {
+            for (int r = 0; r < w.size && !w.memory.allMapped; r++) {
+                w.recordsSinceSync[r] = 0;
+                expected[r] = w.doneReceived[r] + 1;
+                w.sendSync(r, lockNoCheck[r] ? RmaWire.FLUSH : RmaWire.UNLOCK, 0);
+            }
+        } finally {
+            w.unlock();
+        }
+        if (w.memory.allMapped) {
+            for (int r = 0; r < w.size; r++) {
+                releaseMapped(r);
+            }
+        } else {
+            awaitDone(expected);
+        }
+        w.lock();
+        try {
+            w.lockAll = false;
+        } finally {
+            w.unlock();
+        }
+        w.raiseDeferred();
+    }
+
+    private void awaitDone(int[] expected) {
+        w.await(() -> {
+            for (int r = 0; r < w.size; r++) {
+                if (w.doneReceived[r] < expected[r] || w.outstanding[r] != 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private void checkPassive(int rank, String call) {
+        if (rank >= 0 ? !(w.locked[rank] || w.lockAll) : !(w.lockAll || w.anyLocked())) {
+            throw Window.syncError(call + " outside a passive-target epoch");
+        }
+    }
+
+    void flush(int rank) {
+        w.checkLive();
+        w.lock();
+        try {
+            checkPassive(rank, "flush");
+        } finally {
+            w.unlock();
+        }
+        closeAtTarget(rank, RmaWire.FLUSH);
+        w.raiseDeferred();
+    }
+
+    void flushAll() {
+        w.checkLive();
+        int[] expected = new int[w.size];
+        w.lock();
+        try {
+            checkPassive(-1, "flushAll");
+            w.issueHeld();
+        } finally {
+            w.unlock();
+        }
+        w.direct.completeAll();
+        w.lock();
+        try {
+            for (int r = 0; r < w.size && !w.memory.allMapped; r++) {
+                boolean needed = (w.locked[r] || w.lockAll) && w.recordsSinceSync[r] > 0;
+                expected[r] = w.doneReceived[r] + (needed ? 1 : 0);
+                if (needed) {
+                    w.recordsSinceSync[r] = 0;
+                    w.sendSync(r, RmaWire.FLUSH, 0);
+                }
+            }
+        } finally {
+            w.unlock();
+        }
+        awaitDone(expected);
+        w.raiseDeferred();
+    }
+
+    void flushLocal(int rank) {
+        w.checkLive();
+        w.lock();
+        try {
+            checkPassive(rank, "flushLocal");
+            w.issueHeldFor(rank);
+            w.channel(rank).flush();
+        } finally {
+            w.unlock();
+        }
+        w.awaitReplies(rank);
+        w.await(() -> w.direct.outstanding[rank] == 0);
+    }
+
+    void flushLocalAll() {
+        w.checkLive();
+        w.lock();
+        try {
+            checkPassive(-1, "flushLocalAll");
+            w.issueHeld();
+            w.flushChannels();
+        } finally {
+            w.unlock();
+        }
+        w.awaitReplies(-1);
+        w.await(w.direct::idle);
+    }
+}

@@ -1,0 +1,601 @@
+package org.verbatim.onesided;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.ext.ExtensionContext;
+import org.verbatim.runtime.rma.RmaTarget;
+import org.verbatim.runtime.rma.RmaWindow;
+import org.verbatim.runtime.rma.WindowGroup;
+import org.verbatim.runtime.op.OpCode;
+
+/**
+ * One MPI window: its epochs (fence, PSCW, locks), the origin side (operations held by the
+ * scheduler or issued at once through {@link Issuer}) and the counters its target side
+ * ({@link TargetSide}) keeps. Epoch misuse is MPI_ERR_RMA_SYNC before anything is sent; a
+ * displacement or count outside the target's memory is MPI_ERR_RMA_RANGE with nothing written.
+ *
+ * <p>Threading: the program's thread calls the API methods; message handlers run under the
+ * runtime's lock. Every field that both touch is touched under that lock; waits drop it.
+ */
+final class Window implements RmaWindow {
+    final OneSidedExtension ext;
+    final ExtensionContext ctx;
+    final WindowGroup group;
+    final int id;
+    final WindowMemory memory;
+    /** Members reached by native RDMA (null for dynamic windows). */
+    final RdmaTargets rdma;
+    final DirectOps direct;
+    final RmaSettings settings;
+    final FenceDesign fenceDesign;
+    final int me;
+    final int size;
+    final int[] world;
+    private final Map<Integer, Integer> groupOfWorld;
+    private final Channel[] channels;
+    private final Arena channelArena = Arena.ofShared();
+    final Issuer issuer;
+    final TargetSide target;
+    final FenceSync fence;
+    private final Pscw pscw;
+    private final PassiveTarget passive;
+
+    // origin side: replies awaited, by token
+    final Map<Integer, RmaRequest> awaiting = new HashMap<>();
+    private int nextToken = 1;
+    /** Replies (gets) outstanding per target. */
+    final int[] outstanding;
+    /** Operations sent to each target as records since its last flush or unlock. */
+    final int[] recordsSinceSync;
+    /** DONE replies received per target (flush, unlock). */
+    final int[] doneReceived;
+    /** An error a target reported in a DONE reply, raised by the next synchronisation call. */
+    int deferredError;
+    final boolean[] granted;
+
+    // epochs
+    boolean fenceEpoch;
+    /** Operations issued or held since the last fence. */
+    boolean opsSinceFence;
+    final boolean[] locked;
+    boolean lockAll;
+    /** Operations held by the scheduler until the synchronisation call. */
+    final List<HeldOp> held = new ArrayList<>();
+    private boolean freed;
+
+    Window(OneSidedExtension ext, WindowGroup group, int id, WindowMemory memory,
+           RdmaTargets rdma, RmaSettings settings, FenceDesign fenceDesign) {
+        this.ext = ext;
+        this.ctx = ext.context();
+        this.group = group;
+        this.id = id;
+        this.memory = memory;
+        this.rdma = rdma;
+        this.settings = settings;
+        this.fenceDesign = fenceDesign;
+        this.me = group.rank();
+        this.size = group.size();
+        this.world = new int[size];
+        for (int r = 0; r < size; r++) {
+            world[r] = group.worldRank(r);
+        }
+        this.groupOfWorld = new HashMap<>();
+        for (int r = 0; r < size; r++) {
+            groupOfWorld.put(world[r], r);
+        }
+        this.channels = new Channel[size];
+        this.outstanding = new int[size];
+        this.doneReceived = new int[size];
+        this.recordsSinceSync = new int[size];
+        this.granted = new boolean[size];
+        this.locked = new boolean[size];
+        this.direct = new DirectOps(this);
+        this.issuer = new Issuer(this);
+        this.target = new TargetSide(this);
+        this.fence = new FenceSync(this);
+        this.pscw = new Pscw(this);
+        this.passive = new PassiveTarget(this);
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    /** The group rank of world rank {@code w}; a message from outside the group ends the job. */
+    int groupRank(int w) {
+        Integer r = groupOfWorld.get(w);
+        if (r == null) {
+            throw ctx.fail("one-sided message for window " + id + " from rank " + w
+                    + ", which is not in its group");
+        }
+        return r;
+    }
+
+    Channel channel(int rank) {
+        Channel c = channels[rank];
+        if (c == null) {
+            int w = world[rank];
+            int max = ctx.transport(w).capabilities().maxEager();
+            c = new Channel(w, ext.kind(), ctx.endpoint(w), ctx.dispatch(),
+                    Math.min(max, 64 * 1024), channelArena, ext.counters);
+            channels[rank] = c;
+        }
+        return c;
+    }
+
+    void flushChannels() {
+        for (Channel c : channels) {
+            if (c != null) {
+                c.flush();
+            }
+        }
+    }
+
+    int register(RmaRequest r) {
+        int t = nextToken++;
+        if (nextToken == Integer.MAX_VALUE) {
+            nextToken = 1;
+        }
+        awaiting.put(t, r);
+        expectReply(r);
+        return t;
+    }
+
+    /** One more reply for {@code r} (each piece of a cut operation has its own). */
+    void expectReply(RmaRequest r) {
+        r.replies++;
+        outstanding[r.target]++;
+    }
+
+    /** A REPLY record: {@code n} bytes for the result of {@code token} at {@code offset}. */
+    void onReply(int src, int token, long offset, MemorySegment m, long payload, long n,
+                 int error) {
+        RmaRequest r = awaiting.get(token);
+        if (r == null || r.target != src) {
+            throw ctx.fail("one-sided reply from rank " + world[src] + " for unknown operation "
+                    + token);
+        }
+        outstanding[src]--;
+        if (--r.replies == 0) {
+            awaiting.remove(token);
+        }
+        if (error != 0) {
+            r.failed(error);
+            if (deferredError == 0) {
+                deferredError = error;
+            }
+            return;
+        }
+        if (n > 0) {
+            MemorySegment.copy(m, payload, r.result, offset, n);
+        }
+        r.arrived(n);
+    }
+
+    void lock() {
+        ctx.lockRuntime();
+    }
+
+    void unlock() {
+        ctx.unlockRuntime();
+    }
+
+    /** Makes progress until {@code done} holds (evaluated under the lock). */
+    void await(BooleanSupplier done) {
+        long start = System.nanoTime();
+        ctx.awaitCondition(() -> {
+            ctx.lockRuntime();
+            try {
+                return done.getAsBoolean();
+            } finally {
+                ctx.unlockRuntime();
+            }
+        });
+        ext.counters.waitNanos += System.nanoTime() - start;
+    }
+
+    static MpiError syncError(String why) {
+        return new MpiError(ErrorClass.ERR_RMA_SYNC, why);
+    }
+
+    void raiseDeferred() {
+        int e = deferredError;
+        if (e != 0) {
+            deferredError = 0;
+            throw new MpiError(e, "a target refused an operation of this epoch (address range "
+                    + "outside its attached memory)");
+        }
+    }
+
+    // ------------------------------------------------------------------ properties
+
+    @Override
+    public int flavor() {
+        return memory.flavor;
+    }
+
+    @Override
+    public int model() {
+        return MODEL_UNIFIED;
+    }
+
+    @Override
+    public MemorySegment base() {
+        return memory.local;
+    }
+
+    @Override
+    public long size() {
+        return memory.sizes[me];
+    }
+
+    @Override
+    public int dispUnit() {
+        return memory.dispUnits[me];
+    }
+
+    @Override
+    public MemorySegment sharedQuery(int rank) {
+        return memory.mapped[rank];
+    }
+
+    @Override
+    public int dispUnit(int rank) {
+        return memory.dispUnits[rank];
+    }
+
+    @Override
+    public void attach(MemorySegment m) {
+        if (memory.flavor != FLAVOR_DYNAMIC) {
+            throw new MpiError(ErrorClass.ERR_RMA_FLAVOR, "attach needs a dynamic window");
+        }
+        lock();
+        try {
+            memory.attach(m);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void detach(MemorySegment m) {
+        if (memory.flavor != FLAVOR_DYNAMIC) {
+            throw new MpiError(ErrorClass.ERR_RMA_FLAVOR, "detach needs a dynamic window");
+        }
+        lock();
+        try {
+            memory.detach(m);
+        } finally {
+            unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ operations
+
+    @Override
+    public RequestState put(MemorySegment origin, RmaTarget t, boolean request) {
+        return submit(HeldOp.Kind.PUT, origin, null, null, t, OpCode.REPLACE, request);
+    }
+
+    @Override
+    public RequestState get(MemorySegment result, RmaTarget t, boolean request) {
+        return submit(HeldOp.Kind.GET, null, result, null, t, OpCode.NO_OP, request);
+    }
+
+    @Override
+    public RequestState accumulate(MemorySegment origin, RmaTarget t, OpCode op,
+                                   boolean request) {
+        return submit(HeldOp.Kind.ACC, origin, null, null, t, op, request);
+    }
+
+    @Override
+    public RequestState getAccumulate(MemorySegment origin, MemorySegment result, RmaTarget t,
+                                      OpCode op, boolean request) {
+        return submit(HeldOp.Kind.GACC, op == OpCode.NO_OP ? null : origin, result, null, t, op,
+                request);
+    }
+
+    @Override
+    public RequestState compareAndSwap(MemorySegment origin, MemorySegment compare,
+                                       MemorySegment result, RmaTarget t) {
+        return submit(HeldOp.Kind.CAS, origin, result, compare, t, OpCode.REPLACE, false);
+    }
+
+    private RequestState submit(HeldOp.Kind kind, MemorySegment origin, MemorySegment result,
+                                MemorySegment compare, RmaTarget t, OpCode op, boolean request) {
+        checkLive();
+        int r = t.rank();
+        long offset = targetOffset(t);
+        lock();
+        try {
+            if (request && !(locked[r] || lockAll)) {
+                throw syncError("request-based operations need a passive-target epoch (lock or "
+                        + "lockAll) on rank " + r);
+            }
+            if (!accessAllowed(r)) {
+                throw syncError("no access epoch to rank " + r + " is open (call fence, start or "
+                        + "lock first)");
+            }
+            HeldOp h = new HeldOp(kind, origin, result, compare, r, offset, t.bytes(), t.kind(),
+                    op, kind.hasResult() ? new RmaRequest(result, r, t.bytes()) : null);
+            ext.counters.operation(t.bytes());
+            if (fenceEpoch) {
+                opsSinceFence = true;
+            }
+            if (holds(request)) {
+                held.add(h);
+            } else {
+                issueHeldFor(r);
+                issuer.issue(h);
+                if (channels[r] != null) {
+                    channels[r].flush();
+                }
+            }
+            return h.request() != null ? h.request() : request ? RmaRequest.done(r) : null;
+        } finally {
+            unlock();
+        }
+    }
+
+    /**
+     * Whether the scheduler holds an operation now (deferred fence, PSCW, lock epochs). On
+     * memory every member maps, every operation is a load, store or atomic done at once:
+     * nothing to schedule or aggregate, except in Fence-Def, whose operations wait for the
+     * closing fence by design.
+     */
+    private boolean holds(boolean request) {
+        if (request || (memory.allMapped && !(fenceEpoch && fenceDesign == FenceDesign.DEF))) {
+            return false;
+        }
+        if (fenceEpoch) {
+            return fenceDesign == FenceDesign.DEF;
+        }
+        return settings.schedule();
+    }
+
+    /** Byte offset in the target's memory; ERR_RMA_RANGE when the data does not fit. */
+    private long targetOffset(RmaTarget t) {
+        int r = t.rank();
+        if (memory.flavor == FLAVOR_DYNAMIC) {
+            return t.disp();
+        }
+        long unit = memory.dispUnits[r];
+        long offset = t.disp() * unit;
+        if (t.disp() < 0 || (unit != 0 && offset / unit != t.disp()) || offset + t.bytes()
+                > memory.sizes[r] || offset + t.bytes() < 0) {
+            throw new MpiError(ErrorClass.ERR_RMA_RANGE, "displacement " + t.disp() + " x "
+                    + unit + " B + " + t.bytes() + " B lies outside rank " + r + "'s window of "
+                    + memory.sizes[r] + " B");
+        }
+        return offset;
+    }
+
+    private boolean accessAllowed(int r) {
+        return fenceEpoch || pscw.accessTo(r) || locked[r] || lockAll;
+    }
+
+    /** Issues the held operations (all of them, reordered) under the lock. */
+    void issueHeld() {
+        if (!held.isEmpty()) {
+            List<HeldOp> order = Scheduler.order(held, settings.schedule());
+            held.clear();
+            for (HeldOp h : order) {
+                issueHeldOp(h);
+            }
+        }
+    }
+
+    /** Issues the held operations to {@code rank} (in their order), keeping the rest held. */
+    void issueHeldFor(int rank) {
+        if (held.isEmpty()) {
+            return;
+        }
+        List<HeldOp> mine = new ArrayList<>();
+        held.removeIf(h -> {
+            if (h.target() == rank) {
+                mine.add(h);
+                return true;
+            }
+            return false;
+        });
+        for (HeldOp h : Scheduler.order(mine, settings.schedule())) {
+            issueHeldOp(h);
+        }
+    }
+
+    /**
+     * Issues one held operation: small ones (up to verbatim.rma.aggregate-limit) join the records
+     * already in the outbox and the synchronisation record that follows; large ones, or all with
+     * aggregation off, travel in messages of their own.
+     */
+    private void issueHeldOp(HeldOp h) {
+        Channel c = channel(h.target());
+        boolean aggregate = settings.aggregate() && h.bytes() <= settings.aggregateLimit();
+        if (!aggregate) {
+            c.flush();
+        }
+        issuer.issue(h);
+        if (!aggregate) {
+            c.flush();
+        }
+    }
+
+    /** Waits until every reply from {@code rank} (or every rank, -1) has arrived. */
+    void awaitReplies(int rank) {
+        await(() -> {
+            if (rank >= 0) {
+                return outstanding[rank] == 0;
+            }
+            for (int n : outstanding) {
+                if (n != 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /** Sends a sync record of {@code type} (behind the operations) and flushes. */
+    void sendSync(int rank, int type, int aux) {
+        Channel c = channel(rank);
+        long at = c.reserve(0);
+        RmaWire.writeHeader(c.outbox(), at, type, 0, 0, id, 0, aux, 0, 0);
+        c.flush();
+    }
+
+    // ------------------------------------------------------------------ fence
+
+    @Override
+    public void fence(int assertion) {
+        checkLive();
+        lock();
+        try {
+            if (pscw.open() || lockAll || anyLocked()) {
+                throw syncError("fence inside a PSCW or lock epoch");
+            }
+        } finally {
+            unlock();
+        }
+        fence.fence(assertion);
+        raiseDeferred();
+    }
+
+    boolean anyLocked() {
+        for (boolean b : locked) {
+            if (b) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Ends a fence epoch that had no operations, for a PSCW or lock epoch to begin. */
+    void leaveIdleFence(String call) {
+        if (fenceEpoch) {
+            if (opsSinceFence || !held.isEmpty()) {
+                throw syncError(call + " while the fence epoch has operations (close it with "
+                        + "fence first)");
+            }
+            fenceEpoch = false;
+        }
+    }
+
+    // ------------------------------------------------------------------ PSCW
+
+    @Override
+    public void start(int[] ranks, int assertion) {
+        pscw.start(ranks, assertion);
+    }
+
+    @Override
+    public void complete() {
+        pscw.complete();
+    }
+
+    @Override
+    public void post(int[] ranks, int assertion) {
+        pscw.post(ranks, assertion);
+    }
+
+    @Override
+    public void waitFor() {
+        pscw.waitFor();
+    }
+
+    @Override
+    public boolean test() {
+        return pscw.test();
+    }
+
+    // ------------------------------------------------------------------ passive target
+
+    @Override
+    public void lock(boolean exclusive, int rank, int assertion) {
+        passive.lock(exclusive, rank, assertion);
+    }
+
+    @Override
+    public void unlock(int rank) {
+        passive.unlock(rank);
+    }
+
+    @Override
+    public void lockAll(int assertion) {
+        passive.lockAll(assertion);
+    }
+
+    @Override
+    public void unlockAll() {
+        passive.unlockAll();
+    }
+
+    @Override
+    public void flush(int rank) {
+        passive.flush(rank);
+    }
+
+    @Override
+    public void flushAll() {
+        passive.flushAll();
+    }
+
+    @Override
+    public void flushLocal(int rank) {
+        passive.flushLocal(rank);
+    }
+
+    @Override
+    public void flushLocalAll() {
+        passive.flushLocalAll();
+    }
+
+    @Override
+    public void sync() {
+        checkLive();
+        VarHandle.fullFence();
+    }
+
+    // ------------------------------------------------------------------ free
+
+    void checkLive() {
+        if (freed) {
+            throw new MpiError(ErrorClass.ERR_WIN, "the window has been freed");
+        }
+    }
+
+    @Override
+    public void free() {
+        checkLive();
+        lock();
+        try {
+            if (pscw.open() || lockAll || anyLocked() || !held.isEmpty()
+                    || (fenceEpoch && opsSinceFence)) {
+                throw syncError("free while an epoch is open");
+            }
+        } finally {
+            unlock();
+        }
+        awaitReplies(-1);
+        direct.completeAll();
+        group.barrier();
+        lock();
+        try {
+            freed = true;
+            ext.remove(this);
+        } finally {
+            unlock();
+        }
+        if (rdma != null) {
+            rdma.close();
+        }
+        memory.close();
+        channelArena.close();
+    }
+}

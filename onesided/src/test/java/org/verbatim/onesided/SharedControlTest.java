@@ -1,0 +1,57 @@
+package org.verbatim.onesided;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class SharedControlTest {
+    @Test
+    void readersShareWritersExcludeAndAnnouncedWritersHoldBackNewReaders() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            assertTrue(SharedControl.tryShared(c));
+            assertTrue(SharedControl.tryShared(c));
+            SharedControl.announceWriter(c);
+            assertFalse(SharedControl.tryExclusive(c), "readers still hold it");
+            assertFalse(SharedControl.tryShared(c), "a new reader waits behind the writer");
+            SharedControl.releaseShared(c);
+            SharedControl.releaseShared(c);
+            assertTrue(SharedControl.tryExclusive(c));
+            assertFalse(SharedControl.tryShared(c));
+            SharedControl.announceWriter(c);
+            assertFalse(SharedControl.tryExclusive(c), "exclusive is exclusive");
+            SharedControl.releaseExclusive(c);
+            assertTrue(SharedControl.tryExclusive(c));
+            SharedControl.releaseExclusive(c);
+            assertTrue(SharedControl.tryShared(c));
+        }
+    }
+
+    @Test
+    void theAccumulateLockSerialisesUpdates() throws Exception {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            int[] plain = {0};
+            AtomicInteger done = new AtomicInteger();
+            Runnable adder = () -> {
+                for (int i = 0; i < 100_000; i++) {
+                    SharedControl.accumulating(c, () -> plain[0]++);
+                }
+                done.incrementAndGet();
+            };
+            Thread a = new Thread(adder);
+            Thread b = new Thread(adder);
+            a.start();
+            b.start();
+            a.join();
+            b.join();
+            assertEquals(2, done.get());
+            assertEquals(200_000, plain[0], "no lost update under the accumulate lock");
+        }
+    }
+}
