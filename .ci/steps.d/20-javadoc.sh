@@ -8,4 +8,4 @@ cd "$(dirname "$0")/../.."
 # The plugin's up-to-date check looks only at the top folder of each source path (javadoc plugin
 # issue 1324): forget its record so that a changed comment is always checked.
 rm -f ./*/target/maven-javadoc-plugin-stale-data.txt
-./mvnw -q javadoc:javadoc
+./mvnw -q compile javadoc:javadoc
