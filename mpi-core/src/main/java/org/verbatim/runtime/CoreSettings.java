@@ -36,8 +36,9 @@ public final class CoreSettings implements SettingsProvider {
                     + "generic (pack, send contiguous, unpack), multi-w (no packing: the sender "
                     + "writes from its blocks into the receiver's blocks, which the receiver's CTS "
                     + "lists), p-rrs (the receiver scatter-reads a contiguous or packed sender's data "
-                    + "into its blocks), or auto (multi-w and p-rrs when the mean block is at least "
-                    + "verbatim.core.datatype-min-block and the memory is native, else generic).",
+                    + "into its blocks), or auto (multi-w, except over shm, and p-rrs when the mean block "
+                    + "is at least verbatim.core.datatype-min-block and the memory is native, else "
+                    + "generic).",
             "auto", "generic", "multi-w", "p-rrs");
     public static final Setting DATATYPE_MIN_BLOCK = new Setting(
             "verbatim.core.datatype-min-block", "auto", "With verbatim.core.datatype-scheme=auto: "
