@@ -16,7 +16,8 @@ import org.verbatim.spi.WaitSource;
  * Sleeps until any open transport has an event (idle strategy "block"): arms every transport's
  * {@link WaitSource}, then sleeps on one source alone, or on all of them at once with
  * {@code ppoll(2)} over their file descriptors (a shm eventfd doorbell, a completion channel, a
- * socket), or parks for at most 50 microseconds when a source cannot be combined. Under
+ * socket), or parks for at most 50 microseconds when a source cannot be combined. Sources
+ * that say they are dormant (no connection to have an event on) are left out of that sleep. Under
  * MPI_THREAD_MULTIPLE it always parks: a thread asleep in a transport would hold up the others.
  */
 final class Waiter implements AutoCloseable {
@@ -33,6 +34,8 @@ final class Waiter implements AutoCloseable {
     }
 
     private final WaitSource[] sources;
+    /** The sources not {@link WaitSource#dormant() dormant} in this sleep (scratch). */
+    private final WaitSource[] active;
     private final boolean parkOnly;
     private final Arena arena;
     private final MemorySegment pollFds;
@@ -47,6 +50,7 @@ final class Waiter implements AutoCloseable {
             }
         }
         this.sources = found.toArray(new WaitSource[0]);
+        this.active = new WaitSource[sources.length];
         this.parkOnly = multiThreaded || sources.length == 0;
         this.arena = Arena.ofShared();
         this.pollFds = arena.allocate(8L * Math.max(1, sources.length), 8);
@@ -59,10 +63,20 @@ final class Waiter implements AutoCloseable {
             LockSupport.parkNanos(Math.min(maxNanos, PARK_NANOS));
             return;
         }
+        int live = 0;
+        for (WaitSource s : sources) {
+            if (!s.dormant()) {
+                active[live++] = s;
+            }
+        }
+        if (live == 0) {
+            LockSupport.parkNanos(Math.min(maxNanos, PARK_NANOS));
+            return;
+        }
         int armed = 0;
         boolean ready = false;
-        for (; armed < sources.length; armed++) {
-            if (!sources[armed].arm()) {
+        for (; armed < live; armed++) {
+            if (!active[armed].arm()) {
                 ready = true;
                 armed++;
                 break;
@@ -72,27 +86,27 @@ final class Waiter implements AutoCloseable {
             if (ready) {
                 return;
             }
-            if (sources.length == 1) {
-                sources[0].sleep(maxNanos);
+            if (live == 1) {
+                active[0].sleep(maxNanos);
                 return;
             }
-            if (!pollAll(maxNanos)) {
+            if (!pollAll(live, maxNanos)) {
                 LockSupport.parkNanos(Math.min(maxNanos, PARK_NANOS));
             }
         } finally {
             for (int i = 0; i < armed; i++) {
-                sources[i].disarm();
+                active[i].disarm();
             }
         }
     }
 
     /** ppoll over every source's descriptor; false when one has none (or no ppoll). */
-    private boolean pollAll(long maxNanos) {
+    private boolean pollAll(int live, long maxNanos) {
         if (PPOLL == null) {
             return false;
         }
-        for (int i = 0; i < sources.length; i++) {
-            int fd = sources[i].fd();
+        for (int i = 0; i < live; i++) {
+            int fd = active[i].fd();
             if (fd < 0) {
                 return false;
             }
@@ -103,7 +117,7 @@ final class Waiter implements AutoCloseable {
         timeout.set(ValueLayout.JAVA_LONG, 0, maxNanos / 1_000_000_000L);
         timeout.set(ValueLayout.JAVA_LONG, 8, maxNanos % 1_000_000_000L);
         try {
-            int ignored = (int) PPOLL.invokeExact(pollFds, (long) sources.length, timeout,
+            int ignored = (int) PPOLL.invokeExact(pollFds, (long) live, timeout,
                     MemorySegment.NULL);
         } catch (Throwable t) {
             throw new IllegalStateException("ppoll failed", t);

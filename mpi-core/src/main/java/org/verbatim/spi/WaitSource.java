@@ -25,6 +25,15 @@ public interface WaitSource {
     /** Sleeps on this source alone until an event or {@code maxNanos}; called after arm(). */
     void sleep(long maxNanos);
 
+    /**
+     * True while this source can have no event at all (a socket transport with no connection
+     * yet): the runtime then leaves it out and sleeps on the others alone, so an open but unused
+     * transport does not turn a combined sleep into short parks. The default is false.
+     */
+    default boolean dormant() {
+        return false;
+    }
+
     /** Called after every sleep (or a refused arm): clears the flags, consumes the event. */
     void disarm();
 }

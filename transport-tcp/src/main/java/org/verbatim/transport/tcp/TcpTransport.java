@@ -53,6 +53,13 @@ final class TcpTransport implements Transport {
     private static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
     /** First size of a connection's receive buffer (it grows when a larger frame comes). */
     private static final int INITIAL_RECEIVE_BUFFER = 16 << 10;
+    /**
+     * Progress passes between two looks at the listening socket while this rank has no
+     * connection at all: a job whose peers all use shm (tcp is open, but never chosen) must not
+     * pay a selector system call on every pass of its hot path. A peer's first connection waits
+     * at most this many passes to be accepted.
+     */
+    private static final int IDLE_POLL_PASSES = 1024;
     /** Frames from this size on may be received straight into place (emulated RDMA data). */
     private static final int PLACE_MIN = 2 << 10;
 
@@ -72,6 +79,9 @@ final class TcpTransport implements Transport {
     private final Consumer<SelectionKey> onReady = this::onReady;
     private final WaitSource waitSource = new SelectorWaitSource();
     private int passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
+    private int passesToIdlePoll = IDLE_POLL_PASSES;
+    /** True from the first connection attempt or accepted socket on: then every pass polls. */
+    private boolean active;
     private int connecting;
     private boolean inProgress;
     private boolean closing;
@@ -204,6 +214,10 @@ final class TcpTransport implements Transport {
         if (inProgress || closed) {
             return 0;
         }
+        if (!active && --passesToIdlePoll > 0) {
+            return 0; // no connection yet: look for one only now and then (see IDLE_POLL_PASSES)
+        }
+        passesToIdlePoll = IDLE_POLL_PASSES;
         inProgress = true;
         try {
             int work = selector.selectNow(onReady);
@@ -395,6 +409,7 @@ final class TcpTransport implements Transport {
     }
 
     private void tryNextAddress(PeerLink l) {
+        active = true;
         while (l.addressIndex < l.addresses.size()) {
             InetSocketAddress to = l.addresses.get(l.addressIndex++);
             SocketChannel ch = null;
@@ -447,6 +462,7 @@ final class TcpTransport implements Transport {
             if (ch == null) {
                 return;
             }
+            active = true;
             configure(ch);
             Connection c = new Connection(ch, false, -1, Connection.State.AWAIT_HELLO);
             c.address = (InetSocketAddress) ch.getRemoteAddress();
@@ -663,6 +679,11 @@ final class TcpTransport implements Transport {
         @Override
         public int fd() {
             return -1;
+        }
+
+        @Override
+        public boolean dormant() {
+            return !active;
         }
 
         @Override
