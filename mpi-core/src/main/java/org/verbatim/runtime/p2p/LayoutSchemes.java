@@ -74,8 +74,11 @@ public record LayoutSchemes(Scheme scheme, long minBlock) {
     /**
      * Auto leaves multi-w out where the CPU does the RDMA (shm's cross-memory attach): measured on
      * shm (VectorPingPong, 2026-11-26) multi-w was 1.5-6x slower than generic at 64-1,024 columns
-     * of the paper's matrix, where p-rrs was level with it or better. Until that is understood,
-     * multi-w there only when forced.
+     * of the paper's matrix, where p-rrs was level with it or better. The reason is the kernel's
+     * side of CMA: {@code process_vm_writev} pins the remote pages iovec by iovec, so a remote
+     * side of 64 scattered 1 KiB blocks (each on its own page) cost 46 us per call under strace,
+     * while a scattered local side is a plain copy. Over CMA the cheap shape is "remote
+     * contiguous, local scattered": p-rrs from a packed sender. Multi-w there only when forced.
      */
     private boolean multiWAuto(Capabilities caps, Layout layout) {
         return !caps.has(Capability.RDMA_BY_CPU) && blocksLargeEnough(caps, layout);
