@@ -128,26 +128,61 @@ public final class Datatype implements Freeable, Cloneable {
         return (int) (bytes / base.size());
     }
 
+    /**
+     * The lower bound (MPI_Type_get_extent), in units of the base type's size, as Open MPI's
+     * bindings report it.
+     *
+     * @return the lower bound divided by the base type's size
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public int getLb() throws MPIException {
         MPI.check();
         return units(byteLb);
     }
 
+    /**
+     * The extent (MPI_Type_get_extent): the distance from one element of this type to the next,
+     * in units of the base type's size.
+     *
+     * @return the extent divided by the base type's size
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public int getExtent() throws MPIException {
         MPI.check();
         return units(byteExtent);
     }
 
+    /**
+     * The true lower bound (MPI_Type_get_true_extent): where the first byte of data lies,
+     * ignoring markers set by {@link #createResized}, in units of the base type's size.
+     *
+     * @return the true lower bound divided by the base type's size
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public int getTrueLb() throws MPIException {
         MPI.check();
         return units(node.trueLb());
     }
 
+    /**
+     * The true extent (MPI_Type_get_true_extent): from the first to the last byte of data, in
+     * units of the base type's size.
+     *
+     * @return the true extent divided by the base type's size
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public int getTrueExtent() throws MPIException {
         MPI.check();
         return units(node.trueExtent());
     }
 
+    /**
+     * The size (MPI_Type_size): the bytes of data in one element, gaps left out, in units of the
+     * base type's size.
+     *
+     * @return the size divided by the base type's size
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public int getSize() throws MPIException {
         MPI.check();
         return units(byteSize);
@@ -172,6 +207,12 @@ public final class Datatype implements Freeable, Cloneable {
         plain = form.isContiguous() && form.trueLb() == 0;
     }
 
+    /**
+     * Frees the type (MPI_Type_free): it can no longer be used for communication, and its
+     * attributes are deleted. Types built from it stay usable.
+     *
+     * @throws MPIException if the type is predefined (MPI_ERR_TYPE), or MPI is not initialized
+     */
     public void free() throws MPIException {
         MPI.check();
         if (predefined) {
@@ -182,11 +223,21 @@ public final class Datatype implements Freeable, Cloneable {
         plain = false;
     }
 
+    /**
+     * Whether this is {@code MPI.DATATYPE_NULL} or a freed type.
+     *
+     * @return true if the type cannot be used
+     */
     public boolean isNull() {
         return nullType || freed;
     }
 
     @Override
+    /**
+     * A duplicate of this type, as {@link #dup()} makes it.
+     *
+     * @return the new type, committed if this one is
+     */
     public Datatype clone() {
         try {
             return dup();
@@ -312,11 +363,24 @@ public final class Datatype implements Freeable, Cloneable {
         return DerivedTypes.contents(this);
     }
 
+    /**
+     * Sets the type's name (MPI_Type_set_name).
+     *
+     * @param name the new name
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public void setName(String name) throws MPIException {
         MPI.check();
         this.name = name;
     }
 
+    /**
+     * The type's name (MPI_Type_get_name): a predefined type's MPI name, or what
+     * {@link #setName} set.
+     *
+     * @return the name
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public String getName() throws MPIException {
         MPI.check();
         return name;
@@ -324,11 +388,23 @@ public final class Datatype implements Freeable, Cloneable {
 
     // ------------------------------------------------------------------ attributes
 
+    /**
+     * Creates an attribute key for datatypes (MPI_Type_create_keyval).
+     *
+     * @return the new key
+     * @throws MPIException if MPI is not initialized or already finalized
+     */
     public static int createKeyval() throws MPIException {
         MPI.check();
         return Attributes.createKeyval(Attributes.Kind.DATATYPE);
     }
 
+    /**
+     * Frees a datatype attribute key (MPI_Type_free_keyval).
+     *
+     * @param keyval a key from {@link #createKeyval}
+     * @throws MPIException for an unknown key (MPI_ERR_KEYVAL)
+     */
     public static void freeKeyval(int keyval) throws MPIException {
         MPI.check();
         attributeCall("MPI_Type_free_keyval", () -> {
@@ -356,6 +432,12 @@ public final class Datatype implements Freeable, Cloneable {
         });
     }
 
+    /**
+     * Deletes this type's value for {@code keyval} (MPI_Type_delete_attr).
+     *
+     * @param keyval a key from {@link #createKeyval}
+     * @throws MPIException for an unknown key, or a key with no value here (MPI_ERR_KEYVAL)
+     */
     public void deleteAttr(int keyval) throws MPIException {
         MPI.check();
         attributeCall("MPI_Type_delete_attr", () -> {
@@ -381,6 +463,11 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
+    /**
+     * The type's name.
+     *
+     * @return the name, as {@link #getName()} gives it
+     */
     @Override
     public String toString() {
         return name;

@@ -41,21 +41,54 @@ public abstract class Struct {
     /** Returns a new instance of the subclass's inner Data class. */
     protected abstract Data newData();
 
+    /**
+     * An accessor for the first struct in {@code buffer} (commits the struct type first).
+     *
+     * @param <T> the subclass's Data class
+     * @param buffer the buffer that holds the structs
+     * @return a Data object reading and writing the fields of element 0
+     * @throws MPIException if the struct type cannot be committed
+     */
     public final <T extends Data> T getData(ByteBuffer buffer) throws MPIException {
         commit();
         return newData(buffer, 0);
     }
 
+    /**
+     * An accessor for struct {@code index} in {@code buffer} (commits the struct type first).
+     *
+     * @param <T> the subclass's Data class
+     * @param buffer the buffer that holds the structs
+     * @param index which struct, counted in extents of this type
+     * @return a Data object reading and writing the fields of that element
+     * @throws MPIException if the struct type cannot be committed
+     */
     public final <T extends Data> T getData(ByteBuffer buffer, int index) throws MPIException {
         commit();
         return newData(buffer, index * extent);
     }
 
-    /** Accessor over the array through a native-order ByteBuffer. */
+    /**
+     * An accessor for the first struct in {@code array}, through a native-order ByteBuffer.
+     *
+     * @param <T> the subclass's Data class
+     * @param array the bytes that hold the structs
+     * @return a Data object reading and writing the fields of element 0
+     * @throws MPIException if the struct type cannot be committed
+     */
     public final <T extends Data> T getData(byte[] array) throws MPIException {
         return getData(ByteBuffer.wrap(array).order(ByteOrder.nativeOrder()));
     }
 
+    /**
+     * An accessor for struct {@code index} in {@code array}, through a native-order ByteBuffer.
+     *
+     * @param <T> the subclass's Data class
+     * @param array the bytes that hold the structs
+     * @param index which struct, counted in extents of this type
+     * @return a Data object reading and writing the fields of that element
+     * @throws MPIException if the struct type cannot be committed
+     */
     public final <T extends Data> T getData(byte[] array, int index) throws MPIException {
         return getData(ByteBuffer.wrap(array).order(ByteOrder.nativeOrder()), index);
     }
@@ -120,77 +153,189 @@ public abstract class Struct {
         return this;
     }
 
+    /**
+     * Adds one byte field (1 bytes, MPI.BYTE) at the next offset.
+     *
+     * @return the field's byte offset in the struct
+     */
     public final int addByte() {
         return addByte(1);
     }
 
+    /**
+     * Adds an array field of {@code length} byte values (1 bytes each, MPI.BYTE) at the next
+     * offset.
+     *
+     * @param length number of values in the field
+     * @return the field's byte offset in the struct
+     */
     public final int addByte(int length) {
         return addField(MPI.BYTE, 1, length);
     }
 
+    /**
+     * Adds one char field (2 bytes, MPI.CHAR) at the next offset.
+     *
+     * @return the field's byte offset in the struct
+     */
     public final int addChar() {
         return addChar(1);
     }
 
+    /**
+     * Adds an array field of {@code length} char values (2 bytes each, MPI.CHAR) at the next
+     * offset.
+     *
+     * @param length number of values in the field
+     * @return the field's byte offset in the struct
+     */
     public final int addChar(int length) {
         return addField(MPI.CHAR, 2, length);
     }
 
+    /**
+     * Adds one short field (2 bytes, MPI.SHORT) at the next offset.
+     *
+     * @return the field's byte offset in the struct
+     */
     public final int addShort() {
         return addShort(1);
     }
 
+    /**
+     * Adds an array field of {@code length} short values (2 bytes each, MPI.SHORT) at the next
+     * offset.
+     *
+     * @param length number of values in the field
+     * @return the field's byte offset in the struct
+     */
     public final int addShort(int length) {
         return addField(MPI.SHORT, 2, length);
     }
 
+    /**
+     * Adds one int field (4 bytes, MPI.INT) at the next offset.
+     *
+     * @return the field's byte offset in the struct
+     */
     public final int addInt() {
         return addInt(1);
     }
 
+    /**
+     * Adds an array field of {@code length} int values (4 bytes each, MPI.INT) at the next
+     * offset.
+     *
+     * @param length number of values in the field
+     * @return the field's byte offset in the struct
+     */
     public final int addInt(int length) {
         return addField(MPI.INT, 4, length);
     }
 
+    /**
+     * Adds one long field (8 bytes, MPI.LONG) at the next offset.
+     *
+     * @return the field's byte offset in the struct
+     */
     public final int addLong() {
         return addLong(1);
     }
 
+    /**
+     * Adds an array field of {@code length} long values (8 bytes each, MPI.LONG) at the next
+     * offset.
+     *
+     * @param length number of values in the field
+     * @return the field's byte offset in the struct
+     */
     public final int addLong(int length) {
         return addField(MPI.LONG, 8, length);
     }
 
+    /**
+     * Adds one float field (4 bytes, MPI.FLOAT) at the next offset.
+     *
+     * @return the field's byte offset in the struct
+     */
     public final int addFloat() {
         return addFloat(1);
     }
 
+    /**
+     * Adds an array field of {@code length} float values (4 bytes each, MPI.FLOAT) at the next
+     * offset.
+     *
+     * @param length number of values in the field
+     * @return the field's byte offset in the struct
+     */
     public final int addFloat(int length) {
         return addField(MPI.FLOAT, 4, length);
     }
 
+    /**
+     * Adds one double field (8 bytes, MPI.DOUBLE) at the next offset.
+     *
+     * @return the field's byte offset in the struct
+     */
     public final int addDouble() {
         return addDouble(1);
     }
 
+    /**
+     * Adds an array field of {@code length} double values (8 bytes each, MPI.DOUBLE) at the next
+     * offset.
+     *
+     * @param length number of values in the field
+     * @return the field's byte offset in the struct
+     */
     public final int addDouble(int length) {
         return addField(MPI.DOUBLE, 8, length);
     }
 
-    /** A nested struct field (commits {@code struct}). */
+    /**
+     * Adds a nested struct field (commits {@code struct}).
+     *
+     * @param struct the nested struct type
+     * @return the field's byte offset in this struct
+     * @throws MPIException if {@code struct} cannot be committed
+     */
     public final int addStruct(Struct struct) throws MPIException {
         return addStruct(struct, 1);
     }
 
+    /**
+     * Adds an array field of {@code length} nested structs (commits {@code struct}).
+     *
+     * @param struct the nested struct type
+     * @param length number of nested structs in the field
+     * @return the field's byte offset in this struct
+     * @throws MPIException if {@code struct} cannot be committed
+     */
     public final int addStruct(Struct struct, int length) throws MPIException {
         struct.commit();
         return addField(struct, struct.extent, length);
     }
 
-    /** A field of any datatype, {@code length} elements of its extent. */
+    /**
+     * Adds a field of one element of any datatype, as long as its extent.
+     *
+     * @param type the field's type
+     * @return the field's byte offset in the struct
+     * @throws MPIException if the type cannot be used
+     */
     public final int addData(Datatype type) throws MPIException {
         return addData(type, 1);
     }
 
+    /**
+     * Adds a field of {@code length} elements of any datatype, each as long as its extent.
+     *
+     * @param type the field's type
+     * @param length number of elements in the field
+     * @return the field's byte offset in the struct
+     * @throws MPIException if the type cannot be used
+     */
     public final int addData(Datatype type, int length) throws MPIException {
         return addField(type, type.byteExtent, length);
     }
