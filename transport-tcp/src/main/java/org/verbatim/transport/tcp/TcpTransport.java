@@ -5,13 +5,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Consumer;
@@ -47,12 +45,10 @@ import org.verbatim.spi.support.RdmaEmulation;
  * the runtime ends the job naming it. A frame is handed up only when complete.
  */
 final class TcpTransport implements Transport {
-    private static final String KEY_PREFIX = "tcp-addresses-";
+    static final String KEY_PREFIX = "tcp-addresses-";
     /** Progress passes between checks of the connect deadlines. */
     private static final int DEADLINE_CHECK_PASSES = 4096;
     private static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
-    /** First size of a connection's receive buffer (it grows when a larger frame comes). */
-    private static final int INITIAL_RECEIVE_BUFFER = 16 << 10;
     /**
      * Progress passes between two looks at the listening socket while this rank has no
      * connection at all: a job whose peers all use shm (tcp is open, but never chosen) must not
@@ -71,18 +67,15 @@ final class TcpTransport implements Transport {
     private final RdmaEmulation emulation;
     private final CompletionHandler receiver;
     private final Capabilities capabilities;
-    private final long jobHash;
     private final Selector selector;
     private final ServerSocketChannel server;
     private final PeerLink[] links;
     private final ByteBuffer scratch;
     private final Consumer<SelectionKey> onReady = this::onReady;
     private final WaitSource waitSource = new SelectorWaitSource();
+    private final Connector connector;
     private int passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
     private int passesToIdlePoll = IDLE_POLL_PASSES;
-    /** True from the first connection attempt or accepted socket on: then every pass polls. */
-    private boolean active;
-    private int connecting;
     private boolean inProgress;
     private boolean closing;
     private boolean closed;
@@ -100,7 +93,6 @@ final class TcpTransport implements Transport {
         this.selector = selector;
         this.server = server;
         this.links = new PeerLink[size];
-        this.jobHash = Frames.jobHash(context.bootstrap().jobId());
         this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
         this.emulation = new RdmaEmulation(runtime, size, config.eagerSize(), this::link,
                 config.maxRdmaOps(), RdmaEmulation.DEFAULT_MAX_IOV);
@@ -109,6 +101,7 @@ final class TcpTransport implements Transport {
                 new OperationLimits(0, config.eagerSize(), 0, 2), OperationLimits.NONE,
                 OperationLimits.NONE, EnumSet.noneOf(AtomicOp.class), 0, 0);
         this.capabilities = emulation.capabilities(raw);
+        this.connector = new Connector(this, context, config, selector, server);
     }
 
     /** Opens the listening socket, publishes its addresses and waits for every rank's (collective). */
@@ -214,7 +207,7 @@ final class TcpTransport implements Transport {
         if (inProgress || closed) {
             return 0;
         }
-        if (!active && --passesToIdlePoll > 0) {
+        if (!connector.active() && --passesToIdlePoll > 0) {
             return 0; // no connection yet: look for one only now and then (see IDLE_POLL_PASSES)
         }
         passesToIdlePoll = IDLE_POLL_PASSES;
@@ -222,9 +215,9 @@ final class TcpTransport implements Transport {
         try {
             int work = selector.selectNow(onReady);
             work += emulation.progress();
-            if (connecting > 0 && --passesToDeadlineCheck <= 0) {
+            if (connector.connecting() > 0 && --passesToDeadlineCheck <= 0) {
                 passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
-                checkConnectDeadlines();
+                connector.checkDeadlines(links);
             }
             return work;
         } catch (IOException e) {
@@ -247,9 +240,9 @@ final class TcpTransport implements Transport {
                     read(l);
                 }
             } else if (a instanceof Connection c) {
-                handshake(c);
+                connector.handshake(c);
             } else if (key.isAcceptable()) {
-                accept();
+                connector.accept();
             }
         } catch (java.nio.channels.CancelledKeyException ignored) {
             // closed while handling an earlier key of this pass
@@ -388,188 +381,14 @@ final class TcpTransport implements Transport {
         l.inSegment = segment;
     }
 
-    // ------------------------------------------------------------------ connections
-
     /** Starts connecting to {@code l}'s peer unless connected or already trying. */
     void connect(PeerLink l) {
-        if (l.channel != null || l.outgoing != null || l.failed || closing) {
-            return;
-        }
-        if (l.addresses == null) {
-            String published = context.bootstrap().get(KEY_PREFIX + l.peer);
-            if (published == null) {
-                fail(l, "rank " + l.peer + " published no tcp address");
-                return;
-            }
-            l.addresses = Interfaces.parse(published);
-            l.connectDeadline = System.nanoTime() + config.connectTimeoutNanos();
-            connecting++;
-        }
-        tryNextAddress(l);
+        connector.connect(l);
     }
 
-    private void tryNextAddress(PeerLink l) {
-        active = true;
-        while (l.addressIndex < l.addresses.size()) {
-            InetSocketAddress to = l.addresses.get(l.addressIndex++);
-            SocketChannel ch = null;
-            try {
-                ch = SocketChannel.open();
-                configure(ch);
-                Connection c = new Connection(ch, true, l.peer, Connection.State.CONNECTING);
-                c.address = to;
-                if (ch.connect(to)) {
-                    c.key = ch.register(selector, SelectionKey.OP_READ, c);
-                    sendHello(c);
-                } else {
-                    c.key = ch.register(selector, SelectionKey.OP_CONNECT, c);
-                }
-                l.outgoing = c;
-                return;
-            } catch (IOException e) {
-                closeQuietly(ch);
-                l.connectErrors += " " + to + ": " + e.getMessage() + ";";
-            }
-        }
-        fail(l, "cannot connect to rank " + l.peer + " at " + l.addresses + ":" + l.connectErrors);
-    }
-
-    private void configure(SocketChannel ch) throws IOException {
-        ch.configureBlocking(false);
-        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        if (config.sndbuf() > 0) {
-            ch.setOption(StandardSocketOptions.SO_SNDBUF, config.sndbuf());
-        }
-        if (config.rcvbuf() > 0) {
-            ch.setOption(StandardSocketOptions.SO_RCVBUF, config.rcvbuf());
-        }
-    }
-
-    private void sendHello(Connection c) throws IOException {
-        ByteBuffer hello = Frames.hello(jobHash, rank);
-        c.channel.write(hello);
-        if (hello.hasRemaining()) {
-            throw new IOException("could not write the 24-byte HELLO at once");
-        }
-        c.state = Connection.State.AWAIT_REPLY;
-        c.key.interestOps(SelectionKey.OP_READ);
-    }
-
-    private void accept() {
-        SocketChannel ch;
-        try {
-            ch = server.accept();
-            if (ch == null) {
-                return;
-            }
-            active = true;
-            configure(ch);
-            Connection c = new Connection(ch, false, -1, Connection.State.AWAIT_HELLO);
-            c.address = (InetSocketAddress) ch.getRemoteAddress();
-            c.key = ch.register(selector, SelectionKey.OP_READ, c);
-        } catch (IOException e) {
-            // a peer that gave up its attempt: nothing to do, it tries again or reports
-        }
-    }
-
-    private void handshake(Connection c) {
-        PeerLink l = c.peer >= 0 ? link(c.peer) : null;
-        try {
-            if (c.state == Connection.State.CONNECTING) {
-                if (c.channel.finishConnect()) {
-                    sendHello(c);
-                }
-                return;
-            }
-            if (c.channel.read(c.in) < 0) {
-                throw new IOException("closed during the handshake");
-            }
-            if (c.in.hasRemaining()) {
-                return;
-            }
-            c.in.flip();
-            if (c.state == Connection.State.AWAIT_REPLY) {
-                onReply(c, l);
-            } else {
-                onHello(c);
-            }
-        } catch (IOException e) {
-            closeQuietly(c.channel);
-            if (c.outgoing && l != null && l.outgoing == c) {
-                l.outgoing = null;
-                if (l.channel == null) {
-                    l.connectErrors += " " + c.address + ": " + e.getMessage() + ";";
-                    tryNextAddress(l);
-                }
-            }
-        }
-    }
-
-    private void onReply(Connection c, PeerLink l) throws IOException {
-        long magic = c.in.getLong();
-        int from = c.in.getInt();
-        int status = c.in.getInt();
-        if (magic != Frames.MAGIC || from != c.peer) {
-            throw new IOException("not rank " + c.peer + " of this job (a stranger answered)");
-        }
-        l.outgoing = null;
-        if (status == Frames.ACCEPT && l.channel == null) {
-            adopt(l, c);
-        } else {
-            closeQuietly(c.channel); // the peer's own connection is (or becomes) the one
-        }
-    }
-
-    private void onHello(Connection c) throws IOException {
-        long magic = c.in.getLong();
-        long job = c.in.getLong();
-        int from = c.in.getInt();
-        if (magic != Frames.MAGIC || job != jobHash || from < 0 || from >= size || from == rank) {
-            closeQuietly(c.channel); // not one of our ranks: ignore it
-            return;
-        }
-        c.peer = from;
-        PeerLink l = link(from);
-        boolean accept = l.channel == null && !l.failed && !closing
-                && !(l.outgoing != null && rank < from);
-        c.channel.write(Frames.reply(rank, accept ? Frames.ACCEPT : Frames.REJECT));
-        if (!accept) {
-            closeQuietly(c.channel);
-            return;
-        }
-        if (l.outgoing != null) { // the peer's (lower-ranked) connection wins over ours
-            closeQuietly(l.outgoing.channel);
-            l.outgoing = null;
-        }
-        adopt(l, c);
-    }
-
-    /** Makes {@code c} the connection of {@code l} and sends what waited for it. */
-    private void adopt(PeerLink l, Connection c) {
-        l.channel = c.channel;
-        l.remote = c.address;
-        l.key = c.key;
-        l.key.attach(l);
-        l.in = ByteBuffer.allocateDirect(Math.min(INITIAL_RECEIVE_BUFFER,
-                2 * (Frames.LENGTH_SIZE + config.eagerSize()))).order(ByteOrder.nativeOrder());
-        l.inSegment = MemorySegment.ofBuffer(l.in);
-        if (l.addresses != null) {
-            connecting--;
-        }
-        l.key.interestOps(SelectionKey.OP_READ);
-        l.flush();
-    }
-
-    private void checkConnectDeadlines() {
-        long now = System.nanoTime();
-        for (PeerLink l : links) {
-            if (l != null && l.channel == null && l.addresses != null && !l.failed
-                    && now - l.connectDeadline > 0) {
-                fail(l, "cannot connect to rank " + l.peer + " at " + l.addresses + " within "
-                        + config.connectTimeoutNanos() / 1_000_000 + " ms ("
-                        + TcpConfiguration.CONNECT_TIMEOUT.name() + ")" + l.connectErrors);
-            }
-        }
+    /** True while finalizing: ends of streams are expected, connections are refused. */
+    boolean closing() {
+        return closing;
     }
 
     // ------------------------------------------------------------------ failure and close
@@ -581,7 +400,7 @@ final class TcpTransport implements Transport {
         }
         l.failed = true;
         if (l.addresses != null && l.channel == null) {
-            connecting--;
+            connector.gaveUp();
         }
         closeLink(l);
         if (!closing) {
@@ -589,7 +408,7 @@ final class TcpTransport implements Transport {
         }
     }
 
-    private void closeLink(PeerLink l) {
+    void closeLink(PeerLink l) {
         if (l.key != null) {
             l.key.cancel();
         }
@@ -649,7 +468,7 @@ final class TcpTransport implements Transport {
         return false;
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         if (c != null) {
             try {
                 c.close();
@@ -683,7 +502,7 @@ final class TcpTransport implements Transport {
 
         @Override
         public boolean dormant() {
-            return !active;
+            return !connector.active();
         }
 
         @Override
