@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# budget-minutes: 5
+# budget-minutes: 10
 # Keeps OsuOneSided working: every test under every epoch kind, on a created and an allocated
 # window, tiny (--iterations 5, up to 64 KiB), on 2 ranks through bin/mpirun after the build that
 # .ci/run has done. Checks that every size got a figure. The figures are not judged here.
