@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import org.verbatim.bootstrap.JobSecret;
 
 /**
  * One mpirun job: N local rank processes, their PMI server, output forwarding and the failure
@@ -28,7 +29,13 @@ public final class Job {
     public static final int TIMEOUT_STATUS = 124;
     private static final long TERM_GRACE_MILLIS = 2_000;
 
-    private final LaunchOptions options;
+    private LaunchOptions options;
+    /** The job's secret was made here (not given): a serving mpirun prints it for --join. */
+    private final boolean secretMade;
+    private RemoteStarts.Plan remotePlan;
+    private RemoteStarts remotes;
+    /** Ranks started elsewhere that have ended (serving side). */
+    private final boolean[] remoteEnded;
     private final IntFunction<List<String>> commands;
     private final OutputStream out;
     private final OutputStream err;
@@ -70,7 +77,8 @@ public final class Job {
      */
     public Job(LaunchOptions options, IntFunction<List<String>> commands, OutputStream out, OutputStream err,
             Path shmDir, boolean stdinToRankZero) {
-        this.options = options;
+        this.secretMade = options.secret() == null;
+        this.options = secretMade ? options.withSecret(JobSecret.generate()) : options;
         this.stdinToRankZero = stdinToRankZero;
         this.commands = commands;
         this.out = out;
@@ -80,12 +88,18 @@ public final class Job {
         this.jobId = "vb" + ProcessHandle.current().pid() + "x"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000000, Integer.MAX_VALUE));
         this.joined = new boolean[options.ranks()];
+        this.remoteEnded = new boolean[options.ranks()];
         this.remoteRunning = options.ranks() - options.localRanks();
     }
 
     private static IntFunction<List<String>> rankCommands(List<String> command) {
         List<String> copy = List.copyOf(command);
         return rank -> copy;
+    }
+
+    /** Starts the ranks of {@code plan}'s hosts over ssh once the PMI service is up (call before run). */
+    void startRemotely(RemoteStarts.Plan plan) {
+        this.remotePlan = plan;
     }
 
     /** The PMI kvsname given to the ranks, which the shm transport uses in its file names. */
@@ -103,7 +117,8 @@ public final class Job {
         try {
             String pmiPort;
             if (options.join() != null) {
-                link = JoinLink.join(options.join(), options.firstRank(), options.lastRank(), options.ranks());
+                link = JoinLink.join(options.join(), options.firstRank(), options.lastRank(), options.ranks(),
+                        options.secret());
                 jobId = link.kvsName();
                 pmiPort = options.join();
                 link.onChange(() -> {
@@ -112,15 +127,23 @@ public final class Job {
                     }
                 });
             } else {
-                server = options.listen() == null ? new PmiServer(options.ranks(), jobId, new Listener())
-                        : new PmiServer(options.ranks(), jobId, new Listener(), socketAddress(options.listen()));
+                java.net.InetSocketAddress bind = options.listen() != null ? socketAddress(options.listen())
+                        : remotePlan != null ? new java.net.InetSocketAddress(0) : null;
+                server = bind == null ? new PmiServer(options.ranks(), jobId, options.secret(), new Listener())
+                        : new PmiServer(options.ranks(), jobId, options.secret(), new Listener(), bind);
                 if (options.listen() != null) {
                     messages.println("mpirun: serving PMI for " + options.ranks() + " ranks on "
                             + server.listenAddress() + "; ranks " + options.firstRank() + "-"
-                            + options.lastRank() + " start here, the others join with --join");
+                            + options.lastRank() + " start here, the others join with "
+                            + (secretMade ? JobSecret.VARIABLE + "=" + options.secret() + " " : "") + "mpirun --join");
                 }
                 this.pmi = server;
                 pmiPort = server.portAddress();
+                if (remotePlan != null) {
+                    String joinAddress = hostPort(remotePlan.pmiHost(), server.port());
+                    remotes = RemoteStarts.start(remotePlan.hosts(), options, remotePlan.ssh(),
+                            remotePlan.remoteMpirun(), joinAddress, remotePlan.settings(), out, err, this::sshEnded);
+                }
             }
             synchronized (lock) {
                 for (int rank = options.firstRank(); rank <= options.lastRank() && failure == null; rank++) {
@@ -154,8 +177,14 @@ public final class Job {
                     server.endJoined(status);
                 }
             }
+            if (remotes != null) {
+                remotes.finish(REMOTE_END_GRACE_MILLIS);
+            }
         } catch (IOException e) {
             stopAll();
+            if (remotes != null) {
+                remotes.kill();
+            }
             throw e;
         } finally {
             if (server != null) {
@@ -205,6 +234,30 @@ public final class Job {
         return false;
     }
 
+    /** How long the mpiruns on other hosts get to end after the job did, before their ssh is killed. */
+    private static final long REMOTE_END_GRACE_MILLIS = 10_000;
+
+    private static String hostPort(String host, int port) {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** An ssh to another host ended: a failure unless that host's ranks had all ended. */
+    private void sshEnded(Placement.HostRanks host, int code) {
+        synchronized (lock) {
+            boolean ranksEnded = true;
+            for (int r = host.first(); r <= host.last(); r++) {
+                ranksEnded &= remoteEnded[r];
+            }
+            if (!ranksEnded && failure == null) {
+                fail("mpirun: ssh to " + host.host() + " (ranks " + host.first() + "-" + host.last()
+                        + ") ended with status " + code + " before those ranks did"
+                        + (code == 255 ? " (ssh could not connect or log in; its message is above)" : "")
+                        + "; ending the job", code == 0 ? 1 : code);
+            }
+            lock.notifyAll();
+        }
+    }
+
     private static java.net.InetSocketAddress socketAddress(String hostPort) {
         int colon = hostPort.lastIndexOf(':');
         return new java.net.InetSocketAddress(hostPort.substring(0, colon),
@@ -223,6 +276,10 @@ public final class Job {
             }
         });
         env.remove("PMI_FD");
+        env.put(JobSecret.VARIABLE, options.secret());
+        if (options.workDir() != null) {
+            pb.directory(new java.io.File(options.workDir()));
+        }
         env.put("PMI_PORT", pmiPort);
         env.put("PMI_ID", Integer.toString(rank));
         env.put("PMI_RANK", Integer.toString(rank));
@@ -393,6 +450,9 @@ public final class Job {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
         }
+        if (remotes != null) {
+            remotes.kill();
+        }
         ShmCleaner.clean(shmDir, jobId);
     }
 
@@ -454,8 +514,8 @@ public final class Job {
         @Override
         public String joined(int first, int last, String from) {
             synchronized (lock) {
-                if (options.listen() == null) {
-                    return "this mpirun does not serve other hosts (no --listen)";
+                if (!options.serving()) {
+                    return "this mpirun does not serve other hosts (no --listen or --host)";
                 }
                 for (int r = first; r <= last; r++) {
                     if (r >= options.ranks() || options.isLocal(r) || joined[r]) {
@@ -474,6 +534,7 @@ public final class Job {
         public void remoteExit(int rank, int code, String what) {
             synchronized (lock) {
                 remoteRunning--;
+                remoteEnded[rank] = true;
                 if (failure == null) {
                     if (code != 0) {
                         fail("mpirun: " + what + "; ending the job", code);
@@ -491,6 +552,12 @@ public final class Job {
                 fail("mpirun: lost the joined mpirun on " + from + " that runs ranks " + first + "-" + last
                         + " (its connection closed); ending the job", 1);
             }
+        }
+
+        @Override
+        public void refused(String from, String why) {
+            messages.println("mpirun: refused a PMI connection from " + from + " (" + why + "): it did not "
+                    + "present this job's secret; the job goes on");
         }
 
         @Override

@@ -9,6 +9,8 @@ import java.util.Map;
  * {@code PMI_FD}, or {@code PMI_PORT=host:port} with {@code PMI_ID} (then the client first sends
  * {@code cmd=initack pmiid=N} and the server answers with the rank and size, as Hydra does).
  * Rank and size come from {@code PMI_RANK}/{@code PMI_SIZE} when set, else from that answer.
+ * Over {@code PMI_PORT} with {@link JobSecret#VARIABLE} set (Verbatim's mpirun sets it), the
+ * client first presents the job's secret ({@code cmd=auth secret=S}).
  *
  * <p>Keys and values are encoded with {@link PmiWire#encode} so any string can be stored; a value
  * whose encoded form exceeds the server's {@code vallen_max} is refused before it is sent.
@@ -75,6 +77,12 @@ public final class PmiClient implements Bootstrap {
     private static PmiClient handshake(PmiChannel channel, Map<String, String> env) throws IOException {
         Integer rank = env.containsKey("PMI_RANK") ? parseInt(env, "PMI_RANK") : null;
         Integer size = env.containsKey("PMI_SIZE") ? parseInt(env, "PMI_SIZE") : null;
+        String secret = JobSecret.of(env);
+        if (!env.containsKey("PMI_FD") && secret != null) {
+            // Verbatim's mpirun serves PMI over TCP only to connections that know the job's secret.
+            checkRc(channel, call(channel, "auth_result", "auth", "secret", secret), "the job's secret ("
+                    + JobSecret.VARIABLE + ")");
+        }
         if (!env.containsKey("PMI_FD") && env.containsKey("PMI_ID")) {
             // Hydra's -pmi-port start-up: initack, then "set" lines carrying size, rank and debug.
             channel.writeLine(PmiWire.format("initack", "pmiid", env.get("PMI_ID")));
