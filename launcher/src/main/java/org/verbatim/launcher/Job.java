@@ -164,7 +164,8 @@ public final class Job {
                     }
                     lock.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1_000)));
                 }
-                if (failure != null && !failure.isEmpty()) {
+                if (failure != null && !failure.isEmpty() && !options.secretFromStdin()) {
+                    // (an mpirun that another started over ssh leaves the report to that one)
                     messages.println(failure);
                 }
             }
