@@ -4,7 +4,9 @@
 # each with its own host name (a UTS namespace), stand in for two hosts. One job of 4 ranks:
 # ranks 0-1 on "hostA" (mpirun --listen), ranks 2-3 on "hostB" (mpirun --join); shm within a host,
 # tcp between them (proto-info proves it). Runs Ring, then mpi-tests' point-to-point and collective
-# programs, then the same with verbatim.tcp.if-include naming the subnet. Needs root (CI is).
+# programs, then the same with verbatim.tcp.if-include naming the subnet. Then the same job
+# started the cluster way: `mpirun --host hostA:2,10.77.0.2:2` on hostA, which starts hostB's
+# ranks over ssh through an sshd running in hostB's namespaces. Needs root (CI is).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -14,7 +16,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 a=vbA$$
 b=vbB$$
+sshdir=$(mktemp -d)
 cleanup() {
+  [ -f "$sshdir/sshd.pid" ] && kill "$(cat "$sshdir/sshd.pid")" 2>/dev/null || true
+  rm -rf "$sshdir"
   ip netns del "$a" 2>/dev/null || true
   ip netns del "$b" 2>/dev/null || true
 }
@@ -33,6 +38,9 @@ ip -n "$a" link set "${a}0" up
 ip -n "$b" link set "${b}0" up
 
 cp="examples/target/verbatim-examples.jar:mpi-tests/target/test-classes"
+# The job's secret, exported on both "hosts" as a user does for --listen/--join by hand.
+VERBATIM_JOB_SECRET=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+export VERBATIM_JOB_SECRET
 failed=0
 run() { # name, extra env (space separated -x args), class, args...
   local name=$1 extra=$2 cls=$3
@@ -73,4 +81,37 @@ run "point-to-point across two hosts" "-x VERBATIM_TCP_EAGER_SIZE=16k -Dverbatim
     org.verbatim.mpitests.PointToPointProgram 4 16384
 run "collectives across two hosts" "-Dverbatim.test.hosts=2" org.verbatim.mpitests.CollectivesProgram
 run "if-include by subnet" "-x VERBATIM_TCP_IF_INCLUDE=10.77.0.0/16" org.verbatim.examples.Ring
+# The cluster way: an sshd on hostB, mpirun --host on hostA starts hostB's ranks through it.
+ssh-keygen -q -t ed25519 -N '' -f "$sshdir/host"
+ssh-keygen -q -t ed25519 -N '' -f "$sshdir/user"
+cp "$sshdir/user.pub" "$sshdir/authorized_keys"
+cat > "$sshdir/sshd_config" <<EOF
+Port 22
+ListenAddress 10.77.0.2
+HostKey $sshdir/host
+AuthorizedKeysFile $sshdir/authorized_keys
+PidFile $sshdir/sshd.pid
+StrictModes no
+UsePAM no
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+EOF
+mkdir -p /run/sshd
+ip netns exec "$b" unshare -u sh -c "hostname hostB; exec /usr/sbin/sshd -f $sshdir/sshd_config"
+ssh_cmd="ssh -i $sshdir/user -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
+out=$(mktemp)
+status=0
+unset VERBATIM_JOB_SECRET # mpirun --host makes one and hands it to hostB through ssh
+ip netns exec "$a" unshare -u sh -c "hostname hostA; VERBATIM_LAUNCHER_SSH='$ssh_cmd' exec bin/mpirun \
+    --host hostA:2,10.77.0.2:2 --timeout 240 --no-aot -x VERBATIM_CORE_PROTO_INFO=true \
+    -Dverbatim.test.hosts=2 -cp $cp org.verbatim.mpitests.CollectivesProgram" > "$out" 2>&1 || status=$?
+if [ "$status" = 0 ] && grep -q 'rank 1 -> rank 2: transport tcp' "$out" \
+    && grep -q 'rank 2 -> rank 3: transport shm' "$out" && ! grep -q '^FAIL' "$out"; then
+  echo "ok   collectives, hostB's ranks started over ssh by mpirun --host ($(grep -c '^PASS' "$out") checks passed)"
+else
+  echo "FAIL collectives with mpirun --host over ssh (status $status)"
+  grep -A6 -E '^FAIL|Exception|mpirun:|ssh' "$out" | head -60 || true
+  failed=1
+fi
+rm -f "$out"
 exit $failed
