@@ -6,7 +6,9 @@
 # tcp between them (proto-info proves it). Runs Ring, then mpi-tests' point-to-point and collective
 # programs, then the same with verbatim.tcp.if-include naming the subnet. Then the same job
 # started the cluster way: `mpirun --host hostA:2,10.77.0.2:2` on hostA, which starts hostB's
-# ranks over ssh through an sshd running in hostB's namespaces. Needs root (CI is).
+# ranks over ssh through an sshd running in hostB's namespaces. Last, MPICH's mpiexec.hydra
+# across both hosts (its ssh launcher, an sshd on each), ranks bootstrapping over Hydra's PMI-1.
+# Needs root (CI is).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -18,7 +20,7 @@ a=vbA$$
 b=vbB$$
 sshdir=$(mktemp -d)
 cleanup() {
-  [ -f "$sshdir/sshd.pid" ] && kill "$(cat "$sshdir/sshd.pid")" 2>/dev/null || true
+  for f in "$sshdir"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done || true
   rm -rf "$sshdir"
   ip netns del "$a" 2>/dev/null || true
   ip netns del "$b" 2>/dev/null || true
@@ -111,6 +113,30 @@ if [ "$status" = 0 ] && grep -q 'rank 1 -> rank 2: transport tcp' "$out" \
 else
   echo "FAIL collectives with mpirun --host over ssh (status $status)"
   grep -A6 -E '^FAIL|Exception|mpirun:|ssh' "$out" | head -60 || true
+  failed=1
+fi
+rm -f "$out"
+
+# MPICH's Hydra across the two hosts: an sshd on hostA too (Hydra starts its proxies over ssh on
+# every host), its launcher given as a wrapper script with the test's key.
+sed -e 's/10.77.0.2/10.77.0.1/' -e 's|sshd.pid|sshdA.pid|' "$sshdir/sshd_config" > "$sshdir/sshdA_config"
+ip netns exec "$a" unshare -u sh -c "hostname hostA; exec /usr/sbin/sshd -f $sshdir/sshdA_config"
+printf '#!/bin/sh\nexec %s "$@"\n' "$ssh_cmd" > "$sshdir/ssh"
+chmod +x "$sshdir/ssh"
+java="$(bin/jdk-home)/bin/java"
+hcp="$(bin/verbatim-jars | paste -sd:):$cp"
+out=$(mktemp)
+status=0
+ip netns exec "$a" unshare -u sh -c "hostname hostA; exec timeout 240 mpiexec.hydra -launcher ssh \
+    -launcher-exec $sshdir/ssh -iface ${a}0 -hosts 10.77.0.1:2,10.77.0.2:2 -n 4 \
+    -genv VERBATIM_CORE_PROTO_INFO true $java --enable-native-access=ALL-UNNAMED -Dverbatim.test.hosts=2 \
+    -cp $hcp org.verbatim.mpitests.CollectivesProgram" > "$out" 2>&1 || status=$?
+if [ "$status" = 0 ] && grep -q 'rank 1 -> rank 2: transport tcp' "$out" \
+    && grep -q 'rank 2 -> rank 3: transport shm' "$out" && ! grep -q '^FAIL' "$out"; then
+  echo "ok   collectives under mpiexec.hydra across two hosts ($(grep -c '^PASS' "$out") checks passed)"
+else
+  echo "FAIL collectives under mpiexec.hydra across two hosts (status $status)"
+  grep -A6 -E '^FAIL|Exception|mpiexec|error' "$out" | head -60 || true
   failed=1
 fi
 rm -f "$out"
