@@ -68,7 +68,10 @@ public final class MpiProcess implements AutoCloseable {
                 org.verbatim.bootstrap.HostInfo.onlineCores());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
-        this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
+        // A negative eager limit is the core's default, which a transport's own may replace.
+        long eagerLimit = CoreSettings.EAGER_LIMIT.getSize(config);
+        this.engine = new Engine(rank, size, config.containsKey(CoreSettings.EAGER_LIMIT.name()) ? eagerLimit
+                : -eagerLimit,
                 CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler,
                 CoreSettings.PROTO_INFO.getBoolean(config), rendezvousPolicy(config), config);
         List<Transport> opened = new ArrayList<>();

@@ -172,6 +172,11 @@ final class TcpTransport implements Transport {
     }
 
     @Override
+    public long eagerLimit() {
+        return config.eagerLimit();
+    }
+
+    @Override
     public long communicationMemory() {
         long buffers = scratch.capacity();
         for (PeerLink l : links) {
