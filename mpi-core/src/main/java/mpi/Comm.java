@@ -627,7 +627,12 @@ public class Comm implements Freeable, Cloneable {
     private boolean plainSend(int count, Datatype type, int dest, int tag) {
         return MPI.initialized() && process != null && !freed && dest >= 0 && dest < remote.length
                 && count >= 0 && type != null && type.usable() && tag >= 0
-                && tag <= MPI.TAG_UB_VALUE;
+                && tag <= MPI.TAG_UB_VALUE && !process.checkTypes();
+    }
+
+    /** verbatim.core.check-types is on: sends carry and receives compare type signatures. */
+    private boolean checkingTypes() {
+        return process != null && process.checkTypes();
     }
 
     /** Checks everything, then posts the send; nothing is sent on bad input. */
@@ -671,7 +676,8 @@ public class Comm implements Freeable, Cloneable {
         }
         try {
             SendOp op = engine().p2p().send(context, rank, remote[dest], tag, seg, layout, keep,
-                    mode == Mode.BUFFERED ? Mode.STANDARD : mode);
+                    mode == Mode.BUFFERED ? Mode.STANDARD : mode,
+                    checkingTypes() ? TypeSignatures.code(type, count) : 0);
             if (release != null) {
                 op.whenDone(release);
                 // MPI_Bsend is local: the data now lives in the attached buffer, so the call (and
@@ -696,7 +702,7 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         String call = "MPI_Recv";
-        if (type == null || !type.usable()) {
+        if (type == null || !type.usable() || checkingTypes()) {
             // a derived layout type, or a type startRecv refuses with its error
             return new Request(startRecv(call, buf, count, type, source, tag), this, call)
                     .waitStatus();
@@ -739,7 +745,8 @@ public class Comm implements Freeable, Cloneable {
             }
             try {
                 return engine().p2p().receive(context, source, tag, r.base(),
-                        new TypeLayout(r.shape()), buf, r.copyBack());
+                        new TypeLayout(r.shape()), buf, r.copyBack(),
+                        checkingTypes() ? TypeSignatures.check(type, count) : null);
             } catch (MpiError e) {
                 throw raise(call, e);
             }
@@ -749,8 +756,8 @@ public class Comm implements Freeable, Cloneable {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
         try {
-            RecvOp op = engine().p2p().receive(context, source, tag, seg, buf,
-                    Buffers.booleanCopyBack(buf, seg));
+            RecvOp op = engine().p2p().receive(context, source, tag, seg, null, buf,
+                    Buffers.booleanCopyBack(buf, seg), checkingTypes() ? TypeSignatures.check(type, count) : null);
             return op;
         } catch (MpiError e) {
             throw raise(call, e);

@@ -121,7 +121,7 @@ public final class Message {
             message = null;
             try {
                 return new Request(c.engine().p2p().receiveMatched(u, r.base(),
-                        new TypeLayout(r.shape()), buf, r.copyBack()), c, call);
+                        new TypeLayout(r.shape()), buf, r.copyBack(), typeCheck(c, type, count)), c, call);
             } catch (MpiError e) {
                 throw c.raise(call, e);
             }
@@ -135,10 +135,16 @@ public final class Message {
         Unexpected u = message;
         message = null;
         try {
-            RecvOp op = c.engine().p2p().receiveMatched(u, seg, buf, Buffers.booleanCopyBack(buf, seg));
+            RecvOp op = c.engine().p2p().receiveMatched(u, seg, null, buf, Buffers.booleanCopyBack(buf, seg),
+                    typeCheck(c, type, count));
             return new Request(op, c, call);
         } catch (MpiError e) {
             throw c.raise(call, e);
         }
+    }
+
+    /** The verbatim.core.check-types check of a matched receive, or null when the check is off. */
+    private static org.verbatim.runtime.p2p.TypeCheck typeCheck(Comm c, Datatype type, int count) {
+        return c.process != null && c.process.checkTypes() ? TypeSignatures.check(type, count) : null;
     }
 }

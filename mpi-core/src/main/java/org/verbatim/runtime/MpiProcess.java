@@ -38,6 +38,7 @@ public final class MpiProcess implements AutoCloseable {
     private final int threadLevel;
     private final Engine engine;
     private final Profiler profiler;
+    private final boolean checkTypes;
     private final org.verbatim.runtime.coll.CollSettings collSettings;
     private final Thread mainThread = Thread.currentThread();
     private int nextContext = 16;
@@ -67,6 +68,7 @@ public final class MpiProcess implements AutoCloseable {
         IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.getChoice(config), (int) ranksOnHost,
                 org.verbatim.bootstrap.HostInfo.onlineCores());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
+        this.checkTypes = CoreSettings.CHECK_TYPES.getBoolean(config);
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
         // A negative eager limit is the core's default, which a transport's own may replace.
         long eagerLimit = CoreSettings.EAGER_LIMIT.getSize(config);
@@ -213,6 +215,11 @@ public final class MpiProcess implements AutoCloseable {
     /** Collective algorithm thresholds (the same on every rank). */
     public org.verbatim.runtime.coll.CollSettings collSettings() {
         return collSettings;
+    }
+
+    /** verbatim.core.check-types: point-to-point calls carry and compare type signatures. */
+    public boolean checkTypes() {
+        return checkTypes;
     }
 
     public Profiler profiler() {
