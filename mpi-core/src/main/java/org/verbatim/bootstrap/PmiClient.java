@@ -173,6 +173,24 @@ public final class PmiClient implements Bootstrap {
     }
 
     @Override
+    public synchronized int universeSize() {
+        try {
+            return intField(request("universe_size", "get_universe_size"), "size", size);
+        } catch (BootstrapException e) {
+            return size;
+        }
+    }
+
+    /**
+     * Sends an extension command of Verbatim's mpirun ({@code publish_name}, {@code lookup_name},
+     * {@code unpublish_name}, {@code spawn}) and returns its {@code <cmd>_result} reply.
+     */
+    @Override
+    public synchronized Map<String, String> service(String cmd, String... keyValues) {
+        return request(cmd + "_result", cmd, keyValues);
+    }
+
+    @Override
     public synchronized void barrier() {
         request("barrier_out", "barrier_in");
     }
