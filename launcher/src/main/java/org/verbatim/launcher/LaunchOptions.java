@@ -82,6 +82,8 @@ public record LaunchOptions(
               --listen HOST:PORT   serve PMI on HOST:PORT (port 0: any) for the ranks that
                                    other mpiruns start with --join
               --join HOST:PORT     start --ranks for the job that the mpirun at HOST:PORT serves
+              --nameserver HOST:PORT  publish and look up names (MPI_Publish_name) at the
+                                   bin/verbatim-nameserver there, shared with other mpiruns
               --aot, --no-aot      start the ranks of the -cp/-jar shorthand with (or without)
                                    a JDK AOT cache of Verbatim's classes and method profiles,
                                    which makes the first tens of thousands of messages several
@@ -140,6 +142,7 @@ public record LaunchOptions(
                 case "--ranks" -> rankRange = value(args, i++);
                 case "--listen" -> listen = hostPort(a, value(args, i++));
                 case "--join" -> join = hostPort(a, value(args, i++));
+                case "--nameserver", "--ompi-server" -> env.put("VERBATIM_NAMESERVER", hostPort(a, value(args, i++)));
                 case "--bind-to", "-bind-to" -> {
                     String v = value(args, i++);
                     binding = switch (v) {

@@ -52,6 +52,19 @@ public final class PmiServer implements AutoCloseable {
         /** The control connection of the mpirun starting {@code first..last} closed early. */
         default void joinLost(int first, int last, String from) {
         }
+
+        /**
+         * A command beyond PMI-1 (Verbatim's name service and spawn, see {@link LauncherServices}):
+         * the reply line, or null when the listener does not serve {@code cmd}.
+         */
+        default String command(int rank, String cmd, Map<String, String> fields) {
+            return null;
+        }
+
+        /** The answer to {@code get_universe_size}: by default the job's size. */
+        default int universeSize(int jobSize) {
+            return jobSize;
+        }
     }
 
     private final int size;
@@ -278,7 +291,8 @@ public final class PmiServer implements AutoCloseable {
                         "keylen_max", Integer.toString(KEYLEN_MAX), "vallen_max", Integer.toString(VALLEN_MAX)));
                 case "get_appnum" -> send(PmiWire.format("appnum", "appnum", "0"));
                 case "get_my_kvsname" -> send(PmiWire.format("my_kvsname", "kvsname", kvsName));
-                case "get_universe_size" -> send(PmiWire.format("universe_size", "size", Integer.toString(size)));
+                case "get_universe_size" -> send(PmiWire.format("universe_size", "size",
+                        Integer.toString(listener.universeSize(size))));
                 case "put" -> put(m);
                 case "get" -> get(m);
                 case "barrier_in" -> barrierIn();
@@ -301,7 +315,11 @@ public final class PmiServer implements AutoCloseable {
                     }
                     listener.abort(rank, code);
                 }
-                default -> send(PmiWire.format("error", "rc", "-1", "msg", "unknown_command_" + PmiWire.encode(cmd)));
+                default -> {
+                    String reply = listener.command(rank, cmd, m);
+                    send(reply != null ? reply
+                            : PmiWire.format("error", "rc", "-1", "msg", "unknown_command_" + PmiWire.encode(cmd)));
+                }
             }
         }
 
