@@ -49,7 +49,11 @@ final class ConnectAccept {
                 }
                 outcome = sb.toString();
             } catch (MPIException e) {
-                outcome = "ERR\n" + e.getErrorClass() + "\n" + e.getMessage();
+                String why = String.valueOf(e.getMessage());
+                if (why.startsWith(call + ": ")) {
+                    why = why.substring(call.length() + 2); // raise() adds the call again
+                }
+                outcome = "ERR\n" + e.getErrorClass() + "\n" + why;
             }
         }
         String text = broadcast(comm, root, outcome);
