@@ -11,7 +11,7 @@ import org.verbatim.runtime.base.ErrorClass;
 /**
  * MPI_Comm_spawn and MPI_Comm_spawn_multiple: the root opens a port, asks the process manager
  * to start the children as a new world ({@code cmd=spawn}, the children get the port in
- * {@code VERBATIM_PARENT_PORT}) and accepts on the port; the children's MPI_Init connects to it
+ * {@code PMI_PARENT_PORT}) and accepts on the port; the children's MPI_Init connects to it
  * from their COMM_WORLD ({@link #connectToParents}), so the two worlds share an
  * inter-communicator: the parents' result, the children's {@link Intercomm#getParent}.
  *
@@ -21,7 +21,7 @@ import org.verbatim.runtime.base.ErrorClass;
  */
 final class Spawn {
     /** The environment variable that carries the parents' port to the children. */
-    static final String PARENT_PORT = "VERBATIM_PARENT_PORT";
+    static final String PARENT_PORT = "PMI_PARENT_PORT";
 
     private Spawn() {
     }

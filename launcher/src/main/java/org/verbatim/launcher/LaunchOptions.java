@@ -142,7 +142,7 @@ public record LaunchOptions(
                 case "--ranks" -> rankRange = value(args, i++);
                 case "--listen" -> listen = hostPort(a, value(args, i++));
                 case "--join" -> join = hostPort(a, value(args, i++));
-                case "--nameserver", "--ompi-server" -> env.put("VERBATIM_NAMESERVER", hostPort(a, value(args, i++)));
+                case "--nameserver", "--ompi-server" -> env.put("VERBATIM_LAUNCHER_NAMESERVER", hostPort(a, value(args, i++)));
                 case "--bind-to", "-bind-to" -> {
                     String v = value(args, i++);
                     binding = switch (v) {

@@ -9,12 +9,12 @@ import org.verbatim.bootstrap.PmiWire;
 /**
  * The commands mpirun serves beyond PMI-1, for its job and the worlds the job spawns: the name
  * service (kept here, or forwarded to the {@code bin/verbatim-nameserver} given by
- * {@code --nameserver} or {@code VERBATIM_NAMESERVER}) and spawn ({@link Spawner}). Names the
+ * {@code --nameserver} or {@code verbatim.launcher.nameserver}) and spawn ({@link Spawner}). Names the
  * job published and did not withdraw are withdrawn from a shared name server when the job ends.
  */
 final class LauncherServices {
-    /** The environment variable (set by {@code mpirun --nameserver}) naming a shared name server. */
-    static final String NAMESERVER = "VERBATIM_NAMESERVER";
+    /** The variable (set by {@code mpirun --nameserver} or -x) naming a shared name server. */
+    static final String NAMESERVER = "VERBATIM_LAUNCHER_NAMESERVER";
 
     private final NameTable localNames = new NameTable();
     private final NameServerClient nameServer;
@@ -24,7 +24,7 @@ final class LauncherServices {
     LauncherServices(LaunchOptions options, Spawner spawner) {
         String ns = options.environment().get(NAMESERVER);
         if (ns == null) {
-            ns = System.getenv(NAMESERVER);
+            ns = LauncherSettings.NAMESERVER.get(LauncherSettings.current());
         }
         this.nameServer = ns == null || ns.isBlank() ? null : new NameServerClient(ns.trim());
         this.spawner = spawner;

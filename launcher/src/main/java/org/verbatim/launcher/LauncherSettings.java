@@ -19,6 +19,10 @@ public final class LauncherSettings implements SettingsProvider {
             "Directory of the AOT caches; empty = $XDG_CACHE_HOME/verbatim/aot, else "
                     + "~/.cache/verbatim/aot. Remove it to clear them.");
 
+    public static final Setting NAMESERVER = new Setting("verbatim.launcher.nameserver", "",
+            "HOST:PORT of a bin/verbatim-nameserver that keeps the names of MPI_Publish_name for several "
+                    + "mpiruns (as mpirun --nameserver); empty = mpirun keeps its job's names itself.");
+
     @Override
     public String area() {
         return "launcher";
@@ -26,7 +30,7 @@ public final class LauncherSettings implements SettingsProvider {
 
     @Override
     public List<Setting> settings() {
-        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS);
+        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS, NAMESERVER);
     }
 
     /** mpirun's own configuration: its system properties and VERBATIM_* environment. */

@@ -12,7 +12,7 @@ import org.verbatim.bootstrap.PmiWire;
 
 /**
  * mpirun's link to a standalone name server ({@code mpirun --nameserver HOST:PORT}, or
- * {@code VERBATIM_NAMESERVER} in its environment): forwards a rank's name-service line and
+ * {@code VERBATIM_LAUNCHER_NAMESERVER}): forwards a rank's name-service line and
  * returns the server's reply. One short connection per request: names are published rarely.
  */
 final class NameServerClient {

@@ -14,7 +14,7 @@ import org.verbatim.bootstrap.HostInfo;
 /**
  * Starts the worlds of MPI_Comm_spawn beside this mpirun: each a new PMI space ({@link
  * ChildWorld}, kvsname {@code <job>c<n>}, so the job's shared-memory clean-up covers it) whose
- * ranks get {@code VERBATIM_PARENT_PORT} and connect to their parents from MPI_Init. A child that
+ * ranks get {@code PMI_PARENT_PORT} and connect to their parents from MPI_Init. A child that
  * fails (non-zero status, signal, abort, exit without finalize) ends the whole job with a
  * message naming it; the job is over when the children have ended too.
  *
@@ -41,6 +41,17 @@ final class Spawner {
     private final List<ChildWorld> worlds = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
     private int running;
+    /**
+     * The thread that starts every child. Linux delivers a rank's parent-death signal
+     * (LauncherWatch's PR_SET_PDEATHSIG) when the thread that forked it ends, not the process:
+     * a PMI connection thread ends with its rank's finalize, which would kill the children.
+     */
+    private final java.util.concurrent.ExecutorService starter =
+            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "mpirun-spawn");
+                t.setDaemon(true);
+                return t;
+            });
     /** Serves the children's own commands (names, nested spawns); set by LauncherServices. */
     LauncherServices services;
 
@@ -88,7 +99,24 @@ final class Spawner {
      * Starts the children of {@code request}; returns the new world's kvsname. IOException or
      * IllegalArgumentException say why nothing (or not everything) could start.
      */
-    synchronized String spawn(SpawnRequest request) throws IOException {
+    String spawn(SpawnRequest request) throws IOException {
+        try {
+            return starter.submit(() -> spawnHere(request)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while spawning", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof IllegalArgumentException bad) {
+                throw bad;
+            }
+            throw new IOException(String.valueOf(e.getCause()), e.getCause());
+        }
+    }
+
+    private synchronized String spawnHere(SpawnRequest request) throws IOException {
         for (SpawnRequest.App app : request.apps()) {
             if (app.host() != null && !isThisHost(app.host())) {
                 throw new IllegalArgumentException("host " + app.host() + ": mpirun starts spawned "
@@ -138,7 +166,7 @@ final class Spawner {
         env.put("PMI_ID", Integer.toString(rank));
         env.put("PMI_RANK", Integer.toString(rank));
         env.put("PMI_SIZE", Integer.toString(size));
-        env.put("VERBATIM_PARENT_PORT", port);
+        env.put("PMI_PARENT_PORT", port);
         if (app.wdir() != null) {
             pb.directory(new File(app.wdir()));
         }
@@ -204,6 +232,7 @@ final class Spawner {
 
     /** Closes the children's PMI servers. */
     synchronized void close() {
+        starter.shutdown();
         for (ChildWorld w : worlds) {
             w.pmi.close();
         }
