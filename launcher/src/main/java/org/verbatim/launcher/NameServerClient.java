@@ -46,7 +46,7 @@ final class NameServerClient {
             }
             return reply;
         } catch (IOException | RuntimeException e) {
-            return PmiWire.format(cmd + "_result", "rc", "-1", "msg",
+            return PmiWire.format(NameTable.resultOf(cmd), "rc", "-1", "msg",
                     PmiWire.encode("name server " + hostPort + " unreachable: " + e.getMessage()));
         }
     }

@@ -10,12 +10,13 @@ import org.verbatim.bootstrap.PmiWire;
  * forwards them to {@code bin/verbatim-nameserver}:
  *
  * <pre>
- * cmd=publish_name service=S port=P    -> cmd=publish_name_result rc=0 | rc=-1 msg=...
- * cmd=lookup_name service=S            -> cmd=lookup_name_result rc=0 port=P | rc=-1 msg=...
- * cmd=unpublish_name service=S port=P  -> cmd=unpublish_name_result rc=0 | rc=-1 msg=...
+ * cmd=publish_name service=S port=P    -> cmd=publish_result rc=0 info=ok | rc=-1 msg=...
+ * cmd=lookup_name service=S            -> cmd=lookup_result rc=0 info=ok port=P | rc=-1 msg=...
+ * cmd=unpublish_name service=S port=P  -> cmd=unpublish_result rc=0 info=ok | rc=-1 msg=...
  * </pre>
  *
- * (fields encoded as {@link PmiWire#encode} does). A name published twice is refused, as
+ * (the reply names of MPICH's PMI-1 wire protocol, so a client can speak to either);
+ * fields encoded as {@link PmiWire#encode} does. A name published twice is refused, as
  * MPI allows; unpublishing needs the port it was published with.
  */
 final class NameTable {
@@ -26,11 +27,21 @@ final class NameTable {
         return cmd.equals("publish_name") || cmd.equals("lookup_name") || cmd.equals("unpublish_name");
     }
 
+    /** The reply's command name for a name-service command, as PMI-1 names them. */
+    static String resultOf(String cmd) {
+        return switch (cmd) {
+            case "publish_name" -> "publish_result";
+            case "lookup_name" -> "lookup_result";
+            case "unpublish_name" -> "unpublish_result";
+            default -> cmd + "_result";
+        };
+    }
+
     /** The reply line to a name-service command (see the class comment). */
     String handle(String cmd, Map<String, String> fields) {
         String service = fields.get("service");
         String port = fields.get("port");
-        String result = cmd + "_result";
+        String result = resultOf(cmd);
         if (service == null) {
             return refuse(result, "no service name");
         }
@@ -41,16 +52,16 @@ final class NameTable {
                     return refuse(result, "no port name");
                 }
                 String before = ports.putIfAbsent(service, port);
-                return before == null ? PmiWire.format(result, "rc", "0")
+                return before == null ? PmiWire.format(result, "rc", "0", "info", "ok")
                         : refuse(result, "service '" + shown + "' is published already");
             }
             case "lookup_name" -> {
                 String p = ports.get(service);
-                return p != null ? PmiWire.format(result, "rc", "0", "port", p)
+                return p != null ? PmiWire.format(result, "rc", "0", "info", "ok", "port", p)
                         : refuse(result, "service '" + shown + "' is not published");
             }
             case "unpublish_name" -> {
-                return port != null && ports.remove(service, port) ? PmiWire.format(result, "rc", "0")
+                return port != null && ports.remove(service, port) ? PmiWire.format(result, "rc", "0", "info", "ok")
                         : refuse(result, "service '" + shown + "' is not published with that port");
             }
             default -> {

@@ -27,7 +27,7 @@ public interface Bootstrap extends AutoCloseable {
     /**
      * A process-manager service beyond PMI-1's key-value space (name publishing, spawn): sends
      * {@code cmd} with its fields (values as {@link PmiWire#encode} makes them) and returns the
-     * reply's fields ({@code cmd=<cmd>_result}, {@code rc}, ...). Throws
+     * reply's fields ({@code rc}, ...). Throws
      * UnsupportedOperationException when there is no process manager that offers them.
      */
     default java.util.Map<String, String> service(String cmd, String... keyValues) {

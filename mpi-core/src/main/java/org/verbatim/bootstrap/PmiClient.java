@@ -183,11 +183,18 @@ public final class PmiClient implements Bootstrap {
 
     /**
      * Sends an extension command of Verbatim's mpirun ({@code publish_name}, {@code lookup_name},
-     * {@code unpublish_name}, {@code spawn}) and returns its {@code <cmd>_result} reply.
+     * {@code unpublish_name}, {@code spawn}) and returns its reply: {@code publish_result},
+     * {@code lookup_result}, {@code unpublish_result} (PMI-1's names), {@code spawn_result}.
      */
     @Override
     public synchronized Map<String, String> service(String cmd, String... keyValues) {
-        return request(cmd + "_result", cmd, keyValues);
+        String reply = switch (cmd) {
+            case "publish_name" -> "publish_result";
+            case "lookup_name" -> "lookup_result";
+            case "unpublish_name" -> "unpublish_result";
+            default -> cmd + "_result";
+        };
+        return request(reply, cmd, keyValues);
     }
 
     @Override
