@@ -19,7 +19,8 @@ import org.verbatim.bootstrap.HostInfo;
  * message naming it; the job is over when the children have ended too.
  *
  * <p>The command {@code java} means this launcher's JDK with {@code --enable-native-access} and
- * the parents' class path in {@code CLASSPATH} (an explicit {@code -cp} in the arguments wins).
+ * the parents' class path in {@code CLASSPATH} (an explicit {@code -cp} in the arguments wins),
+ * and with the parents' AOT cache when they have one and the children keep that class path.
  */
 final class Spawner {
     /** What the job hears from its children. */
@@ -34,6 +35,8 @@ final class Spawner {
     private final LaunchOptions options;
     private final String javaExecutable;
     private final String parentClassPath;
+    /** The parents' AOT cache options (the -cp/-jar shorthand), which children of "java" share. */
+    private final List<String> aotOptions;
     private final OutputStream out;
     private final OutputStream err;
     private final Hooks hooks;
@@ -61,6 +64,8 @@ final class Spawner {
         this.jobId = jobId;
         this.javaExecutable = RankCommand.fromSystem().javaExecutable();
         this.parentClassPath = classPathOf(parentCommand);
+        this.aotOptions = parentCommand.stream()
+                .filter(w -> w.startsWith("-XX:AOTCache=") || w.equals(RankCommand.QUIET_AOT)).toList();
         this.out = out;
         this.err = err;
         this.hooks = hooks;
@@ -147,6 +152,11 @@ final class Spawner {
         if (app.command().equals("java")) {
             cmd.add(javaExecutable);
             cmd.add(RankCommand.NATIVE_ACCESS);
+            boolean ownClassPath = app.args().stream().anyMatch(a -> a.equals("-cp")
+                    || a.equals("-classpath") || a.equals("--class-path") || a.equals("-jar"));
+            if (!ownClassPath) {
+                cmd.addAll(aotOptions); // the cache holds only with the parents' class path
+            }
             if (parentClassPath != null) {
                 env.put("CLASSPATH", parentClassPath);
             }
