@@ -12,6 +12,8 @@ final class ChildWorld {
     final PmiServer pmi;
     final List<Process> processes = new ArrayList<>();
     final List<String> commands = new ArrayList<>();
+    /** The index of each rank's command in its spawn request (its MPI_APPNUM). */
+    final List<Integer> appNums = new ArrayList<>();
 
     ChildWorld(String kvsName, PmiServer pmi) {
         this.kvsName = kvsName;

@@ -61,6 +61,11 @@ public final class PmiServer implements AutoCloseable {
             return null;
         }
 
+        /** The answer to {@code get_appnum} for {@code rank} (MPI_APPNUM): by default 0. */
+        default int appNum(int rank) {
+            return 0;
+        }
+
         /** The answer to {@code get_universe_size}: by default the job's size. */
         default int universeSize(int jobSize) {
             return jobSize;
@@ -289,7 +294,8 @@ public final class PmiServer implements AutoCloseable {
                 }
                 case "get_maxes" -> send(PmiWire.format("maxes", "kvsname_max", Integer.toString(KVSNAME_MAX),
                         "keylen_max", Integer.toString(KEYLEN_MAX), "vallen_max", Integer.toString(VALLEN_MAX)));
-                case "get_appnum" -> send(PmiWire.format("appnum", "appnum", "0"));
+                case "get_appnum" -> send(PmiWire.format("appnum", "appnum",
+                        Integer.toString(rank >= 0 ? listener.appNum(rank) : 0)));
                 case "get_my_kvsname" -> send(PmiWire.format("my_kvsname", "kvsname", kvsName));
                 case "get_universe_size" -> send(PmiWire.format("universe_size", "size",
                         Integer.toString(listener.universeSize(size))));

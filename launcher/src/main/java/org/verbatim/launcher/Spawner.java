@@ -136,8 +136,10 @@ final class Spawner {
         ChildWorld world = new ChildWorld(kvs, new PmiServer(size, kvs, new ChildListener(kvs)));
         worlds.add(world);
         int rank = 0;
-        for (SpawnRequest.App app : request.apps()) {
+        for (int a = 0; a < request.apps().size(); a++) {
+            SpawnRequest.App app = request.apps().get(a);
             for (int k = 0; k < app.maxprocs(); k++, rank++) {
+                world.appNums.add(a);
                 start(world, rank, size, app, request.port());
             }
         }
@@ -283,6 +285,12 @@ final class Spawner {
         @Override
         public String command(int rank, String cmd, Map<String, String> fields) {
             return services == null ? null : services.command(cmd, fields);
+        }
+
+        @Override
+        public int appNum(int rank) {
+            ChildWorld w = world();
+            return w == null || rank >= w.appNums.size() ? 0 : w.appNums.get(rank);
         }
 
         @Override

@@ -31,12 +31,15 @@ public final class SpawnChildProgram {
             switch (args[0]) {
                 case "spawn" -> {
                     c.equal("child: world size", 2, w.getSize());
+                    c.equal("child: APPNUM", 0, w.getAttr(MPI.APPNUM));
                     c.check("child: arguments", args.length == 3 && args[1].equals("alpha")
                             && args[2].equals("two words"), String.join("|", args));
                 }
                 case "multiple" -> {
                     c.equal("child: world size", 3, w.getSize());
                     c.equal("child: argument of its command", me == 0 ? "first" : "second", args[1]);
+                    c.equal("child: APPNUM is its command's index", me == 0 ? 0 : 1,
+                            w.getAttr(MPI.APPNUM));
                     if (me == 0) {
                         c.equal("child: wdir", Path.of(System.getProperty("java.io.tmpdir")).toRealPath(),
                                 Path.of("").toAbsolutePath().toRealPath());
