@@ -216,7 +216,12 @@ public final class MpiProcess implements AutoCloseable {
      * reach them are given. Throws MpiError when a process cannot be reached.
      */
     public int[] addPeers(List<String> cards) {
-        return peers.add(cards, engine.transports());
+        engine.lockRuntime(); // the transports' peer tables change: no progress meanwhile
+        try {
+            return peers.add(cards, engine.transports());
+        } finally {
+            engine.unlockRuntime();
+        }
     }
 
     public int threadLevel() {

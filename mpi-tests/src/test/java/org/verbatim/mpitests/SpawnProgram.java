@@ -10,7 +10,7 @@ import mpi.MPIException;
 /**
  * The parents of MPI_Comm_spawn: {@code spawn} starts 2 children of {@link SpawnChildProgram}
  * with arguments, {@code multiple} starts 1 + 2 children of two commands with different
- * arguments (spawnMultiple), {@code crash} starts 2 children of which rank 1 dies after
+ * arguments (spawnMultiple, the last parent as root), {@code crash} starts 2 children of which rank 1 dies after
  * MPI_Init (the job must end naming it), {@code bad} asks for a program that does not exist
  * (ERR_SPAWN on every parent). Parents and children run every inter-communicator collective
  * (parents are group 0) and disconnect.
@@ -62,7 +62,7 @@ public final class SpawnProgram {
                 wdir.set("wdir", System.getProperty("java.io.tmpdir"));
                 children = w.spawnMultiple(new String[] {"java", "java"},
                         new String[][] {childArgs("multiple", "first"), childArgs("multiple", "second")},
-                        new int[] {1, 2}, new Info[] {wdir, MPI.INFO_NULL}, 0, null);
+                        new int[] {1, 2}, new Info[] {wdir, MPI.INFO_NULL}, w.getSize() - 1, null);
                 expected = 3;
             }
             case "crash" -> {

@@ -47,6 +47,18 @@ public final class TwoJobsProgram {
         inter.setErrhandler(MPI.ERRORS_RETURN);
         c.check("the other job is the remote group", inter.getRemoteSize() >= 1, "");
         new InterCollectiveChecks(c, inter, server ? 0 : 1).runAll("two jobs");
+        Intercomm copy = inter.dup();
+        copy.setErrhandler(MPI.ERRORS_RETURN);
+        new InterCollectiveChecks(c, copy, server ? 0 : 1).runAll("dup across jobs");
+        copy.free();
+        Intracomm merged = inter.merge(!server);
+        int[] sizes = new int[1];
+        merged.allReduce(new int[] {1}, sizes, 1, MPI.INT, MPI.SUM);
+        c.equal("merge across jobs: one communicator of both", inter.getSize() + inter.getRemoteSize(),
+                sizes[0]);
+        c.equal("merge across jobs: server ranks first", server ? w.getRank()
+                : inter.getRemoteSize() + w.getRank(), merged.getRank());
+        merged.free();
         inter.disconnect();
         c.check("isNull after disconnect", inter.isNull(), "");
         if (server && w.getRank() == 0) {
