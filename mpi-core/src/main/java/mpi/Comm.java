@@ -364,11 +364,30 @@ public class Comm implements Freeable, Cloneable {
         return info == null ? new Info() : info.dup();
     }
 
-    /** MPI_Comm_disconnect: waits for pending communication on this communicator, then frees it. */
+    /**
+     * MPI_Comm_disconnect: waits until what this process still has to send to the communicator's
+     * peers has left (the engine's queue of sends the transports refused for now), then until
+     * every member has called it (a barrier, which also follows every message sent earlier on
+     * each link), and frees the communicator; afterwards isNull() is true. Collective.
+     */
     public final void disconnect() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_disconnect");
+        if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
+            throw raise("MPI_Comm_disconnect", ErrorClass.ERR_COMM,
+                    "cannot disconnect a predefined communicator");
+        }
+        int[] peers = remote;
+        engine().awaitCondition(() -> {
+            for (int p : peers) {
+                if (engine().pendingFor(p) > 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
         barrier();
+        attributes.clear();
         freed = true;
     }
 
@@ -489,7 +508,7 @@ public class Comm implements Freeable, Cloneable {
         } else if (keyval == MPI.LASTUSEDCODE) {
             return MPI.ERR_LASTCODE;
         } else if (keyval == MPI.UNIVERSE_SIZE) {
-            return process.size();
+            return process.bootstrap().universeSize();
         }
         return null;
     }

@@ -194,6 +194,9 @@ public final class MPI {
     public MPI() {
     }
 
+    /** The inter-communicator to the parents of a spawned world, else null. */
+    static Intercomm parent;
+
     static MpiProcess process() throws MPIException {
         check();
         return process;
@@ -252,6 +255,7 @@ public final class MPI {
             }
             bindPredefined(p);
             process = p;
+            parent = Spawn.connectToParents();
             HotPathWarmup.runIfWanted(p);
             return required;
         }
@@ -297,6 +301,8 @@ public final class MPI {
                         System.err.print(report);
                     }
                 }
+                Ports.closeAll();
+                parent = null;
                 p.close();
             } catch (MpiError e) {
                 COMM_WORLD.raise("MPI_Finalize", e);

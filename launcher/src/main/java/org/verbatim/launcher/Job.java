@@ -52,6 +52,9 @@ public final class Job {
     private int remoteRunning;
     private final boolean[] joined;
     private JoinLink link;
+    /** Name service and spawn for this job's ranks (the serving mpirun only). */
+    private LauncherServices services;
+    private Spawner spawner;
     private String failure;
     /** mpirun got SIGINT (Ctrl-C): ranks dying of the same SIGINT are not failures to report. */
     private boolean interrupted;
@@ -127,6 +130,8 @@ public final class Job {
                     }
                 });
             } else {
+                spawner = new Spawner(options, jobId, commands.apply(options.firstRank()), out, err, new SpawnHooks());
+                services = new LauncherServices(options, spawner);
                 java.net.InetSocketAddress bind = options.listen() != null ? socketAddress(options.listen())
                         : remotePlan != null ? new java.net.InetSocketAddress(0) : null;
                 server = bind == null ? new PmiServer(options.ranks(), jobId, options.secret(), new Listener())
@@ -170,6 +175,9 @@ public final class Job {
                 }
             }
             stopAll();
+            if (spawner != null) {
+                pumps.addAll(spawner.pumps());
+            }
             for (Thread t : pumps) {
                 t.join(5_000);
             }
@@ -190,6 +198,9 @@ public final class Job {
         } finally {
             if (server != null) {
                 server.close();
+            }
+            if (services != null) {
+                services.close();
             }
             if (link != null) {
                 link.close();
@@ -216,7 +227,7 @@ public final class Job {
      */
     private boolean over() {
         if (link == null) {
-            return running == 0 && remoteRunning == 0;
+            return running == 0 && remoteRunning == 0 && (spawner == null || spawner.running() == 0);
         }
         int end = link.endStatus();
         if (end > 0) {
@@ -417,6 +428,9 @@ public final class Job {
         synchronized (lock) {
             all = new ArrayList<>(processes);
         }
+        if (spawner != null) {
+            all.addAll(spawner.processes());
+        }
         for (Process p : all) {
             if (p.isAlive()) {
                 p.descendants().forEach(ProcessHandle::destroy);
@@ -446,6 +460,9 @@ public final class Job {
         List<Process> all;
         synchronized (lock) {
             all = new ArrayList<>(processes);
+        }
+        if (spawner != null) {
+            all.addAll(spawner.processes());
         }
         for (Process p : all) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -562,9 +579,36 @@ public final class Job {
         }
 
         @Override
+        public String command(int rank, String cmd, Map<String, String> fields) {
+            return services == null ? null : services.command(cmd, fields);
+        }
+
+        @Override
+        public int universeSize(int jobSize) {
+            return services == null ? jobSize : services.universeSize(jobSize);
+        }
+
+        @Override
         public void protocolError(int rank, String message) {
             synchronized (lock) {
                 fail("mpirun: PMI error from " + (rank >= 0 ? "rank " + rank : "a rank") + ": " + message + "; ending the job", 1);
+            }
+        }
+    }
+
+    /** How the children of MPI_Comm_spawn end the job (see {@link Spawner}). */
+    private final class SpawnHooks implements Spawner.Hooks {
+        @Override
+        public void failed(String message, int status) {
+            synchronized (lock) {
+                fail(message, status);
+            }
+        }
+
+        @Override
+        public void changed() {
+            synchronized (lock) {
+                lock.notifyAll();
             }
         }
     }

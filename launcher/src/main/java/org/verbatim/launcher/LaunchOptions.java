@@ -138,6 +138,8 @@ public record LaunchOptions(
                                    needs the serving mpirun's secret in VERBATIM_JOB_SECRET
               --secret-stdin       read the job's secret from the first line of stdin (used by
                                    the ssh start of --host; not needed by hand)
+              --nameserver HOST:PORT  publish and look up names (MPI_Publish_name) at the
+                                   bin/verbatim-nameserver there, shared with other mpiruns
               --aot, --no-aot      start the ranks of the -cp/-jar shorthand with (or without)
                                    a JDK AOT cache of Verbatim's classes and method profiles,
                                    which makes the first tens of thousands of messages several
@@ -210,6 +212,7 @@ public record LaunchOptions(
                 case "--ranks" -> rankRange = value(args, i++);
                 case "--listen" -> listen = hostPort(a, value(args, i++));
                 case "--join" -> join = hostPort(a, value(args, i++));
+                case "--nameserver", "--ompi-server" -> env.put("VERBATIM_LAUNCHER_NAMESERVER", hostPort(a, value(args, i++)));
                 case "--bind-to", "-bind-to" -> {
                     String v = value(args, i++);
                     binding = switch (v) {

@@ -26,6 +26,9 @@ public final class LauncherSettings implements SettingsProvider {
     public static final Setting PMI_ADDRESS = new Setting("verbatim.launcher.pmi-address", "",
             "The address of this host that the other hosts of a --host/--hostfile job reach mpirun's PMI "
                     + "service at; empty = the address of the interface that routes to the first other host.");
+    public static final Setting NAMESERVER = new Setting("verbatim.launcher.nameserver", "",
+            "HOST:PORT of a bin/verbatim-nameserver that keeps the names of MPI_Publish_name for several "
+                    + "mpiruns (as mpirun --nameserver); empty = mpirun keeps its job's names itself.");
 
     @Override
     public String area() {
@@ -34,7 +37,7 @@ public final class LauncherSettings implements SettingsProvider {
 
     @Override
     public List<Setting> settings() {
-        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS, SSH, PMI_ADDRESS);
+        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS, SSH, PMI_ADDRESS, NAMESERVER);
     }
 
     /** mpirun's own configuration: its system properties and VERBATIM_* environment. */

@@ -62,6 +62,24 @@ public final class PmiServer implements AutoCloseable {
         /** A connection from {@code from} did not present the job's secret and was closed. */
         default void refused(String from, String why) {
         }
+
+        /**
+         * A command beyond PMI-1 (Verbatim's name service and spawn, see {@link LauncherServices}):
+         * the reply line, or null when the listener does not serve {@code cmd}.
+         */
+        default String command(int rank, String cmd, Map<String, String> fields) {
+            return null;
+        }
+
+        /** The answer to {@code get_appnum} for {@code rank} (MPI_APPNUM): by default 0. */
+        default int appNum(int rank) {
+            return 0;
+        }
+
+        /** The answer to {@code get_universe_size}: by default the job's size. */
+        default int universeSize(int jobSize) {
+            return jobSize;
+        }
     }
 
     private final int size;
@@ -300,9 +318,11 @@ public final class PmiServer implements AutoCloseable {
                 }
                 case "get_maxes" -> send(PmiWire.format("maxes", "kvsname_max", Integer.toString(KVSNAME_MAX),
                         "keylen_max", Integer.toString(KEYLEN_MAX), "vallen_max", Integer.toString(VALLEN_MAX)));
-                case "get_appnum" -> send(PmiWire.format("appnum", "appnum", "0"));
+                case "get_appnum" -> send(PmiWire.format("appnum", "appnum",
+                        Integer.toString(rank >= 0 ? listener.appNum(rank) : 0)));
                 case "get_my_kvsname" -> send(PmiWire.format("my_kvsname", "kvsname", kvsName));
-                case "get_universe_size" -> send(PmiWire.format("universe_size", "size", Integer.toString(size)));
+                case "get_universe_size" -> send(PmiWire.format("universe_size", "size",
+                        Integer.toString(listener.universeSize(size))));
                 case "put" -> put(m);
                 case "get" -> get(m);
                 case "barrier_in" -> barrierIn();
@@ -325,7 +345,11 @@ public final class PmiServer implements AutoCloseable {
                     }
                     listener.abort(rank, code);
                 }
-                default -> send(PmiWire.format("error", "rc", "-1", "msg", "unknown_command_" + PmiWire.encode(cmd)));
+                default -> {
+                    String reply = listener.command(rank, cmd, m);
+                    send(reply != null ? reply
+                            : PmiWire.format("error", "rc", "-1", "msg", "unknown_command_" + PmiWire.encode(cmd)));
+                }
             }
         }
 

@@ -181,6 +181,31 @@ public final class PmiClient implements Bootstrap {
     }
 
     @Override
+    public synchronized int universeSize() {
+        try {
+            return intField(request("universe_size", "get_universe_size"), "size", size);
+        } catch (BootstrapException e) {
+            return size;
+        }
+    }
+
+    /**
+     * Sends an extension command of Verbatim's mpirun ({@code publish_name}, {@code lookup_name},
+     * {@code unpublish_name}, {@code spawn}) and returns its reply: {@code publish_result},
+     * {@code lookup_result}, {@code unpublish_result} (PMI-1's names), {@code spawn_result}.
+     */
+    @Override
+    public synchronized Map<String, String> service(String cmd, String... keyValues) {
+        String reply = switch (cmd) {
+            case "publish_name" -> "publish_result";
+            case "lookup_name" -> "lookup_result";
+            case "unpublish_name" -> "unpublish_result";
+            default -> cmd + "_result";
+        };
+        return request(reply, cmd, keyValues);
+    }
+
+    @Override
     public synchronized void barrier() {
         request("barrier_out", "barrier_in");
     }

@@ -74,13 +74,15 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
         this.worldRank = worldRank;
         this.worldSize = worldSize;
         this.config = config;
-        this.transportOf = new Transport[worldSize];
-        this.pending = new PendingQueue(worldSize);
+        // world ranks, then the peers of other worlds (connect/accept, spawn) from worldSize up
+        int peerCapacity = worldSize + org.verbatim.spi.DynamicPeers.MAX_ADDED;
+        this.transportOf = new Transport[peerCapacity];
+        this.pending = new PendingQueue(peerCapacity);
         this.lock = EngineLock.forThreadLevel(threadLevel);
         this.idle = idle;
         this.profiler = profiler;
         this.multiThreaded = threadLevel >= 3;
-        this.p2p = new PointToPoint(this, worldSize, eagerLimit, maxReadsInFlight, rendezvous,
+        this.p2p = new PointToPoint(this, peerCapacity, eagerLimit, maxReadsInFlight, rendezvous,
                 layoutSchemes(config), protoInfo, multiThreaded);
     }
 

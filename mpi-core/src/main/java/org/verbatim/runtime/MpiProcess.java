@@ -42,6 +42,8 @@ public final class MpiProcess implements AutoCloseable {
     private final org.verbatim.runtime.coll.CollSettings collSettings;
     private final Thread mainThread = Thread.currentThread();
     private int nextContext = 16;
+    /** Peer numbers of the processes of other worlds (connect/accept, spawn). */
+    private final PeerTable peers;
     /** Modules plugged into the runtime (ServiceLoader), in start order. */
     private final List<RuntimeExtension> extensions = new ArrayList<>();
 
@@ -64,6 +66,7 @@ public final class MpiProcess implements AutoCloseable {
             }
             hosts[r] = h;
         }
+        this.peers = new PeerTable(bootstrap.jobId(), rank, size, host);
         long ranksOnHost = Arrays.stream(hosts).filter(host::equals).count();
         IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.getChoice(config), (int) ranksOnHost,
                 org.verbatim.bootstrap.HostInfo.onlineCores());
@@ -201,7 +204,29 @@ public final class MpiProcess implements AutoCloseable {
     }
 
     public String host(int worldRank) {
-        return hosts[worldRank];
+        return worldRank < size ? hosts[worldRank] : peers.host(worldRank);
+    }
+
+    /**
+     * The card that lets a process of another world reach this one (see {@link PeerTable}); it
+     * travels through a port at MPI_Comm_connect/accept.
+     */
+    public String addressCard() {
+        return peers.card(engine.transports());
+    }
+
+    /**
+     * The peer numbers of the processes of {@code cards}: world ranks for this world's own
+     * processes, numbers from the world size up for the others, which the transports that can
+     * reach them are given. Throws MpiError when a process cannot be reached.
+     */
+    public int[] addPeers(List<String> cards) {
+        engine.lockRuntime(); // the transports' peer tables change: no progress meanwhile
+        try {
+            return peers.add(cards, engine.transports());
+        } finally {
+            engine.unlockRuntime();
+        }
     }
 
     public int threadLevel() {

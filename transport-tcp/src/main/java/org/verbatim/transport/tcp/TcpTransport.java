@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.verbatim.spi.AtomicOp;
 import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.DynamicPeers;
 import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
@@ -74,6 +75,10 @@ final class TcpTransport implements Transport {
     private final Consumer<SelectionKey> onReady = this::onReady;
     private final WaitSource waitSource = new SelectorWaitSource();
     private final Connector connector;
+    private final ForeignPeers foreign;
+    private final DynamicPeers dynamicPeers = new TcpDynamicPeers();
+    /** This process's addresses as published (the address card's last part). */
+    private String published = "";
     private int passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
     private int passesToIdlePoll = IDLE_POLL_PASSES;
     private boolean inProgress;
@@ -92,9 +97,11 @@ final class TcpTransport implements Transport {
         this.runtime = context.handler();
         this.selector = selector;
         this.server = server;
-        this.links = new PeerLink[size];
+        int capacity = size + DynamicPeers.MAX_ADDED;
+        this.links = new PeerLink[capacity];
+        this.foreign = new ForeignPeers(size, capacity);
         this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
-        this.emulation = new RdmaEmulation(runtime, size, config.eagerSize(), this::link,
+        this.emulation = new RdmaEmulation(runtime, capacity, config.eagerSize(), this::link,
                 config.maxRdmaOps(), RdmaEmulation.DEFAULT_MAX_IOV);
         this.receiver = emulation.handler();
         Capabilities raw = new Capabilities(EnumSet.of(Capability.SEND_RECV),
@@ -118,7 +125,8 @@ final class TcpTransport implements Transport {
             server.register(selector, SelectionKey.OP_ACCEPT);
             TcpTransport t = new TcpTransport(context, config, selector, server);
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
-            context.bootstrap().put(KEY_PREFIX + context.rank(), Interfaces.format(mine, port));
+            t.published = Interfaces.format(mine, port);
+            context.bootstrap().put(KEY_PREFIX + context.rank(), t.published);
             context.bootstrap().barrier();
             return t;
         } catch (IOException e) {
@@ -140,7 +148,40 @@ final class TcpTransport implements Transport {
 
     @Override
     public boolean reaches(int peer) {
-        return peer >= 0 && peer < size && peer != rank;
+        return peer >= 0 && peer < size ? peer != rank : foreign.known(peer);
+    }
+
+    @Override
+    public <T> T extension(Class<T> type) {
+        return type == DynamicPeers.class ? type.cast(dynamicPeers) : null;
+    }
+
+    /** The peers of other worlds. */
+    ForeignPeers foreign() {
+        return foreign;
+    }
+
+    /** Peers of other worlds (connect/accept, spawn): their cards and parked HELLOs. */
+    private final class TcpDynamicPeers implements DynamicPeers {
+        @Override
+        public String addressCard() {
+            return ForeignPeers.card(Frames.jobHash(context.bootstrap().jobId()), rank, published);
+        }
+
+        @Override
+        public boolean addPeer(int peer, String card) {
+            if (!foreign.add(peer, card)) {
+                return false;
+            }
+            for (Connection c : foreign.unpark()) {
+                try {
+                    connector.answerHello(c);
+                } catch (IOException e) {
+                    closeQuietly(c.channel);
+                }
+            }
+            return true;
+        }
     }
 
     @Override
