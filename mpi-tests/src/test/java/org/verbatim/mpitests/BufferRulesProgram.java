@@ -88,6 +88,10 @@ public final class BufferRulesProgram {
         world.allGather(new short[] {(short) rank, (short) -rank}, 4, MPI.BYTE, all, 4,
                 MPI.BYTE);
         c.equal("allGather of short[] as MPI.BYTE", (short) -(size - 1), all[2 * size - 1]);
+        int[] bits = {1 << rank};
+        int[] or = new int[1];
+        world.allReduce(bits, or, 4, MPI.BYTE, MPI.BOR);
+        c.equal("allReduce of int[] as 4 MPI.BYTE with BOR", (1 << size) - 1, or[0]);
         c.expectError("a count that overruns the array", MPI.ERR_BUFFER, "MPI_Send",
                 () -> world.send(new int[2], 9, MPI.BYTE, next(), 5));
         c.expectError("a type whose size does not divide the array's bytes", MPI.ERR_TYPE,
@@ -104,8 +108,9 @@ public final class BufferRulesProgram {
             c.equal("recv of nothing", 0, world.recv(null, 0, MPI.DOUBLE, 0, 7)
                     .getCount(MPI.DOUBLE));
         }
-        Request r = world.iRecv(null, 0, MPI.INT, prev(), 8);
-        world.iSend(null, 0, MPI.INT, next(), 8).waitFor();
+        // (Buffer) null: Verbatim's MemorySegment overloads make a bare null ambiguous
+        Request r = world.iRecv((java.nio.Buffer) null, 0, MPI.INT, prev(), 8);
+        world.iSend((java.nio.Buffer) null, 0, MPI.INT, next(), 8).waitFor();
         c.equal("iSend/iRecv of nothing", 0, r.waitStatus().getCount(MPI.INT));
         world.bcast(null, 0, MPI.INT, 0);
         world.allReduce(null, null, 0, MPI.INT, MPI.SUM);
