@@ -22,7 +22,7 @@ class ChannelIoTest {
     void heapAndNativeMemoryWriteAndReadTheSameBytes() throws Exception {
         Path f = dir.resolve("f");
         int n = ChannelIo.STAGING * 2 + 12345;
-        int[] ints = new int[n / 4 + 1];
+        int[] ints = new int[n / 4 + 2];
         for (int i = 0; i < ints.length; i++) {
             ints[i] = i * 31 + 7;
         }
@@ -35,7 +35,7 @@ class ChannelIoTest {
             assertEquals(n, io.read(10, nat, 0, n));
             assertEquals(-1, nat.mismatch(heap.asSlice(4, n)));
             io.write(10L + n, nat, 0, 100);
-            int[] back = new int[ints.length];
+            int[] back = new int[ints.length + 300];
             long got = io.read(10, MemorySegment.ofArray(back), 4, n + 1000);
             assertEquals(n + 100, got);
             assertEquals(ints[5], back[5]);

@@ -33,7 +33,8 @@ class ExtentsAndTwoPhaseTest {
         assertEquals(1, e.firstEndingAfter(10));
         assertEquals(3, e.firstEndingAfter(305));
         assertEquals(10, e.firstEndingAfter(5000));
-        assertEquals(35, e.bytesBefore(325));
+        assertEquals(40, e.bytesBefore(325));
+        assertEquals(35, e.bytesBefore(305));
         assertEquals(30, e.bytesBefore(300));
         assertEquals(100, e.bytesBefore(1 << 20));
     }

@@ -58,7 +58,8 @@ class ViewMapTest {
             }
         }
         assertEquals(want, got);
-        assertEquals(List.of(17L, 18L, 19L, 20L, 21L), expand(v, 7, 5));
+        // data byte 7 is the last of tile 0's second block (file 4 + 12 + 3), then tile 1 at 20
+        assertEquals(List.of(19L, 20L, 21L, 22L, 23L), expand(v, 7, 5));
         assertEquals(v.fileOffset(9), (long) expand(v, 9, 1).get(0));
     }
 
