@@ -13,6 +13,7 @@ import org.verbatim.runtime.io.FileGroup;
 final class FileComm implements FileGroup {
     private static final int TAG = 7;
     private final Intracomm comm;
+    private MemorySegment[] inbox;
 
     FileComm(Intracomm comm) throws MPIException {
         this.comm = comm.dup();
@@ -45,7 +46,10 @@ final class FileComm implements FileGroup {
         return all;
     }
 
-    /** Sizes first (all-to-all), then one nonblocking receive and send per peer with data. */
+    /**
+     * Sizes first (all-to-all), then one nonblocking receive and send per peer with data. The
+     * blocks received stay valid until the next exchange.
+     */
     @Override
     public MemorySegment[] exchange(MemorySegment[] out) {
         int n = size();
@@ -68,7 +72,7 @@ final class FileComm implements FileGroup {
             } else if (incoming[r] == 0) {
                 in[r] = MemorySegment.NULL;
             } else {
-                MemorySegment m = MemorySegment.ofArray(new byte[(int) incoming[r]]);
+                MemorySegment m = inbox(r, incoming[r]);
                 in[r] = m;
                 int from = r;
                 requests[k++] = call(() -> comm.iRecv(m, (int) m.byteSize(), MPI.BYTE, from,
@@ -85,6 +89,20 @@ final class FileComm implements FileGroup {
         Request[] used = java.util.Arrays.copyOf(requests, k);
         run(() -> Request.waitAll(used));
         return in;
+    }
+
+    /**
+     * The receive buffer for peer {@code r}: native (so large blocks arrive single-copy) and
+     * reused from one exchange to the next (what an exchange returns is valid until the next).
+     */
+    private MemorySegment inbox(int r, long bytes) {
+        if (inbox == null) {
+            inbox = new MemorySegment[size()];
+        }
+        if (inbox[r] == null || inbox[r].byteSize() < bytes) {
+            inbox[r] = java.lang.foreign.Arena.ofAuto().allocate(Math.max(bytes, 1 << 16), 64);
+        }
+        return inbox[r].asSlice(0, bytes);
     }
 
     Intracomm comm() {

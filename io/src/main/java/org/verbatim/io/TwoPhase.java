@@ -1,6 +1,7 @@
 package org.verbatim.io;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -38,6 +39,9 @@ final class TwoPhase {
     private long domain;
     private int error;
     private MpiError firstError;
+    /** Reused native buffers: what goes to each member, and an aggregator's replies. */
+    private final MemorySegment[] outbox;
+    private final MemorySegment[] replybox;
 
     private TwoPhase(OpenFile file, boolean write, Extents mine, Transfer data) {
         this.file = file;
@@ -47,6 +51,16 @@ final class TwoPhase {
         this.data = data;
         this.members = group.size();
         this.aggregators = file.settings.aggregators(members);
+        this.outbox = new MemorySegment[members];
+        this.replybox = new MemorySegment[members];
+    }
+
+    /** Reused native buffer {@code r} of {@code boxes}, at least {@code bytes} long. */
+    private static MemorySegment box(MemorySegment[] boxes, int r, long bytes) {
+        if (boxes[r] == null || boxes[r].byteSize() < bytes) {
+            boxes[r] = Arena.ofAuto().allocate(Math.max(bytes, 1 << 16), 64);
+        }
+        return boxes[r].asSlice(0, bytes);
     }
 
     /** Runs one collective access; returns the bytes this member moved. */
@@ -150,7 +164,7 @@ final class TwoPhase {
             }
             Pieces p = pieces(w[0], w[1]);
             if (p.count > 0) {
-                out[aggregatorRank(a)] = encode(p);
+                out[aggregatorRank(a)] = encode(p, aggregatorRank(a));
                 dataAt[a] = p.dataAt;
             }
         }
@@ -184,10 +198,9 @@ final class TwoPhase {
     }
 
     /** [int n][n x (long offset, long length)], then for a write the pieces' data. */
-    private MemorySegment encode(Pieces p) {
+    private MemorySegment encode(Pieces p, int to) {
         long header = 4 + 16L * p.count;
-        MemorySegment m = MemorySegment.ofArray(new byte[Math.toIntExact(header
-                + (write ? p.bytes : 0))]);
+        MemorySegment m = box(outbox, to, header + (write ? p.bytes : 0));
         m.set(INT, 0, p.count);
         long at = header;
         for (int i = 0; i < p.count; i++) {
@@ -304,7 +317,7 @@ final class TwoPhase {
             for (int i = 0; i < count; i++) {
                 bytes += m.get(LONG, 12 + 16L * i);
             }
-            MemorySegment reply = MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
+            MemorySegment reply = box(replybox, r, bytes);
             long at = 0;
             for (int i = 0; i < count; i++) {
                 long off = m.get(LONG, 4 + 16L * i);

@@ -21,7 +21,8 @@ public interface FileGroup {
 
     /**
      * All-to-all of byte blocks: {@code out[r]} goes to member r (null or empty for nothing);
-     * returns what each member sent here, indexed by sender (empty segments for nothing).
+     * returns what each member sent here, indexed by sender (empty segments for nothing),
+     * valid until the next exchange (the buffers are reused).
      */
     MemorySegment[] exchange(MemorySegment[] out);
 }
