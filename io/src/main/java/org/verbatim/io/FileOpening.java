@@ -16,10 +16,10 @@ import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.io.FileGroup;
 
 /**
- * MPI_File_open in two collective steps, so that every member gets the same outcome: rank 0
- * creates the file (MODE_CREATE, MODE_EXCL) and draws the id of the shared pointer's file; then
- * every member opens its own channel, and if any failed, all fail with the first failure's
- * class.
+ * MPI_File_open in collective steps, so that every member gets the same outcome: the members
+ * check they pass one access mode (MPI_ERR_NOT_SAME otherwise); rank 0 creates the file
+ * (MODE_CREATE, MODE_EXCL) and draws the id of the shared pointer's file; then every member
+ * opens its own channel, and if any failed, all fail with the first failure's class.
  */
 final class FileOpening {
     private FileOpening() {
@@ -34,6 +34,13 @@ final class FileOpening {
         } catch (InvalidPathException e) {
             throw new MpiError(ErrorClass.ERR_BAD_FILE, "bad file name " + name + ": "
                     + e.getMessage());
+        }
+        long[] modes = group.allgather(new long[] {amode});
+        for (int r = 0; r < modes.length; r++) {
+            if (modes[r] != amode) {
+                throw new MpiError(ErrorClass.ERR_NOT_SAME, name + ": the members pass different "
+                        + "access modes (" + amode + " here, " + modes[r] + " on rank " + r + ")");
+            }
         }
         MpiError failure = null;
         long[] first = {0, ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE};

@@ -35,6 +35,9 @@ public final class FileErrorsProgram {
                 () -> new File(world, path, MPI.MODE_RDWR | MPI.MODE_SEQUENTIAL));
         c.expectError("a directory", MPI.ERR_BAD_FILE, "MPI_File_open",
                 () -> new File(world, dir.toString(), MPI.MODE_RDONLY));
+        c.expectError("different access modes on different ranks", MPI.ERR_NOT_SAME,
+                "MPI_File_open", () -> new File(world, path, MPI.MODE_CREATE
+                        | (rank == 0 ? MPI.MODE_RDWR : MPI.MODE_WRONLY)));
         File f = new File(world, path, MPI.MODE_CREATE | MPI.MODE_WRONLY);
         f.write(new byte[] {1, 2, 3}, 3, MPI.BYTE);
         c.expectError("read a write-only file", MPI.ERR_ACCESS, "MPI_File_read_at",
