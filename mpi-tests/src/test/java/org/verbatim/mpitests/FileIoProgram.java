@@ -46,6 +46,7 @@ public final class FileIoProgram {
         }
         c.run("cyclic view", FileIoProgram::cyclicView);
         c.run("shared pointer", FileIoProgram::sharedPointer);
+        c.run("nonblocking shared pointer", FileIoProgram::nonblockingShared);
         c.run("ordered", FileIoProgram::ordered);
         c.run("individual pointer", FileIoProgram::individualPointer);
         c.run("nonblocking overlapped with communication", FileIoProgram::nonblocking);
@@ -374,5 +375,46 @@ public final class FileIoProgram {
         if (rank == 0) {
             File.delete(path);
         }
+    }
+
+    /**
+     * iWriteShared of one record per rank, then readShared after seekShared(0): every record is
+     * written once and read back by exactly one rank.
+     */
+    private static void nonblockingShared() throws Exception {
+        String path = file("ishared");
+        File f = new File(world, path, MPI.MODE_CREATE | MPI.MODE_RDWR);
+        f.setView(0, MPI.INT, MPI.INT, "native");
+        IntBuffer rec = MPI.newIntBuffer(4);
+        for (int i = 0; i < 4; i++) {
+            rec.put(i, rank * 100 + i);
+        }
+        Request w = f.iWriteShared(rec, 4, MPI.INT);
+        c.equal("iWriteShared count", 4, w.waitStatus().getCount(MPI.INT));
+        world.barrier();
+        c.equal("shared pointer after the records", 4L * size, f.getPositionShared());
+        f.seekShared(0, MPI.SEEK_SET);
+        int[] got = new int[4];
+        f.readShared(got, 4, MPI.INT);
+        boolean whole = got[0] % 100 == 0 && got[3] == got[0] + 3;
+        c.check("readShared gets a whole record", whole, java.util.Arrays.toString(got));
+        int[] owners = new int[size];
+        world.allGather(new int[] {got[0] / 100}, 1, MPI.INT, owners, 1, MPI.INT);
+        java.util.Arrays.sort(owners);
+        boolean each = true;
+        for (int r = 0; r < size; r++) {
+            each &= owners[r] == r;
+        }
+        c.check("every record read by exactly one rank", each, java.util.Arrays.toString(owners));
+        f.close();
+        checkFileSize(path, 16L * size);
+    }
+
+    private static void checkFileSize(String path, long bytes) throws Exception {
+        world.barrier();
+        if (rank == 0) {
+            c.equal("file size", bytes, Files.size(Path.of(path)));
+        }
+        world.barrier();
     }
 }
