@@ -38,6 +38,7 @@ final class OpenFile implements IoFile {
     private long pointer;
     private boolean atomic;
     private MemorySegment window;
+    private MemorySegment sieve;
 
     OpenFile(IoExtension ext, FileGroup group, Path path, int amode, FileChannel channel,
              SharedPointer shared, IoSettings settings) {
@@ -176,6 +177,9 @@ final class OpenFile implements IoFile {
             return 0;
         }
         try (RangeLock lock = atomic ? lock(ex.low(), ex.high(), !write) : null) {
+            if (!write && ex.count() > 1) {
+                return SieveRead.read(io, ex, t, sieve());
+            }
             long moved = 0;
             for (int i = 0; i < ex.count(); i++) {
                 long at = t.dataOffset + ex.dataAt(i);
@@ -221,6 +225,14 @@ final class OpenFile implements IoFile {
 
     boolean atomic() {
         return atomic;
+    }
+
+    /** The data-sieving buffer of independent reads (native, reused). */
+    private MemorySegment sieve() {
+        if (sieve == null) {
+            sieve = Arena.ofAuto().allocate(SieveRead.BUFFER, 4096);
+        }
+        return sieve;
     }
 
     /** The aggregator's buffer of {@code bytes} (native, reused). */
