@@ -219,11 +219,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     private static void requireDirect(Buffer buf) {
-        // The reference throws IllegalArgumentException here; Verbatim also accepts heap buffers
-        // (kept reachable and copied as needed), so only null is refused at this point.
-        if (buf == null) {
-            throw new IllegalArgumentException("buffer is null");
-        }
+        // The reference throws IllegalArgumentException here for heap buffers; Verbatim also
+        // accepts them (kept reachable and copied as needed), and a null buffer is valid with
+        // count 0 (the count check refuses it otherwise, ERR_BUFFER), so nothing is refused here.
     }
 
     // ------------------------------------------------------------------ basics
@@ -464,7 +462,7 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         checkUsable("MPI_Comm_set_attr");
         try {
-            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            attributes.check(Attributes.Kind.COMM, keyval);
             attributes.set(keyval, value);
         } catch (MPIException e) {
             throw raise("MPI_Comm_set_attr", e.getErrorClass(), e.getMessage());
@@ -487,7 +485,7 @@ public class Comm implements Freeable, Cloneable {
             return this == MPI.COMM_WORLD || attributes.predefined() ? v : null;
         }
         try {
-            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            attributes.check(Attributes.Kind.COMM, keyval);
             return attributes.get(keyval);
         } catch (MPIException e) {
             throw raise("MPI_Comm_get_attr", e.getErrorClass(), e.getMessage());
@@ -518,7 +516,7 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         checkUsable("MPI_Comm_delete_attr");
         try {
-            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            attributes.check(Attributes.Kind.COMM, keyval);
         } catch (MPIException e) {
             throw raise("MPI_Comm_delete_attr", e.getErrorClass(), e.getMessage());
         }
@@ -566,9 +564,15 @@ public class Comm implements Freeable, Cloneable {
         return errhandler;
     }
 
-    /** Invokes this communicator's error handler with {@code errorCode}. */
+    /**
+     * Invokes this communicator's error handler with {@code errorCode}: under ERRORS_ARE_FATAL the
+     * job ends; under ERRORS_RETURN the handler does nothing and the call returns (as in Open
+     * MPI, whose MPI_Comm_call_errhandler then returns MPI_SUCCESS).
+     */
     public void callErrhandler(int errorCode) throws MPIException {
-        throw raise("MPI_Comm_call_errhandler", errorCode, ErrorClass.describe(errorCode));
+        if (errhandler.fatal) {
+            throw raise("MPI_Comm_call_errhandler", errorCode, ErrorClass.describe(errorCode));
+        }
     }
 
     /** MPI_Abort: ends the whole job with {@code errorcode}. */
@@ -683,9 +687,18 @@ public class Comm implements Freeable, Cloneable {
         if (mode == Mode.BUFFERED) {
             long need = seg.byteSize();
             if (!MPI.bsendReserve(need)) {
+                // Open MPI's rule: a buffered send that can complete at once (eager, taken by
+                // the transport now) needs no room in the attached buffer
+                try {
+                    if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
+                        return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+                    }
+                } catch (MpiError e) {
+                    throw raise(call, e);
+                }
                 throw raise(call, ErrorClass.ERR_BUFFER, "attached buffer too small for "
-                        + need + " bytes (plus MPI.BSEND_OVERHEAD); attach more with "
-                        + "MPI.attachBuffer");
+                        + need + " bytes (plus MPI.BSEND_OVERHEAD), and the message cannot go "
+                        + "at once; attach more with MPI.attachBuffer");
             }
             byte[] copy = new byte[(int) need];
             MemorySegment.copy(seg, 0, MemorySegment.ofArray(copy), 0, need);
