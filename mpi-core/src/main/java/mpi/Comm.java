@@ -863,7 +863,12 @@ public class Comm implements Freeable, Cloneable {
         return iSend((Object) buf, count, type, dest, tag);
     }
 
-    /** Verbatim extension: nonblocking send from an array (kept reachable until complete). */
+    /**
+     * Verbatim extension: nonblocking send from an array (kept reachable until complete) or,
+     * zero-copy, from a {@link MemorySegment}. (Not a MemorySegment overload: next to
+     * {@link #iSend(Buffer, int, Datatype, int, int)} it would make Open MPI programs' bare
+     * {@code iSend(null, 0, ...)} ambiguous.)
+     */
     public final Request iSend(Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         // Fast path as the blocking send's: an eager message the transport takes at once is
@@ -896,12 +901,6 @@ public class Comm implements Freeable, Cloneable {
             sent = s;
         }
         return s;
-    }
-
-    /** Verbatim extension: zero-copy nonblocking send from native memory. */
-    public final Request iSend(MemorySegment buf, int count, Datatype type, int dest, int tag)
-            throws MPIException {
-        return iSend((Object) buf, count, type, dest, tag);
     }
 
     /**
@@ -944,19 +943,17 @@ public class Comm implements Freeable, Cloneable {
         return iRecv((Object) buf, count, type, source, tag);
     }
 
-    /** Verbatim extension: nonblocking receive into an array (kept reachable until complete). */
+    /**
+     * Verbatim extension: nonblocking receive into an array (kept reachable until complete) or,
+     * zero-copy, into a {@link MemorySegment} (an Object parameter, as {@link #iSend(Object, int,
+     * Datatype, int, int)}, so that {@code iRecv(null, 0, ...)} stays the Buffer form).
+     */
     public final Request iRecv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         Request r = new Request(startRecv("MPI_Irecv", buf, count, type, source, tag), this,
                 "MPI_Irecv");
         r.recyclesReceive = true;
         return r;
-    }
-
-    /** Verbatim extension: zero-copy nonblocking receive into native memory. */
-    public final Request iRecv(MemorySegment buf, int count, Datatype type, int source, int tag)
-            throws MPIException {
-        return iRecv((Object) buf, count, type, source, tag);
     }
 
     // ------------------------------------------------------------------ persistent

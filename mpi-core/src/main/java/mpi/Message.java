@@ -98,9 +98,13 @@ public final class Message {
         return imRecv((Object) buf, count, type, "MPI_Imrecv");
     }
 
-    /** Zero-copy form: receives straight into native memory. */
-    public Request imRecv(MemorySegment buf, int count, Datatype type) throws MPIException {
-        return imRecv((Object) buf, count, type, "MPI_Imrecv");
+    /**
+     * Verbatim extension: receives into an array or, zero-copy, into a {@link
+     * java.lang.foreign.MemorySegment} (an Object parameter, so that a bare {@code imRecv(null,
+     * 0, type)} stays the Buffer form as in Open MPI's bindings).
+     */
+    public Request imRecv(Object buf, int count, Datatype type) throws MPIException {
+        return imRecv(buf, count, type, "MPI_Imrecv");
     }
 
     private Request imRecv(Object buf, int count, Datatype type, String call) throws MPIException {
