@@ -257,9 +257,17 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
                 + ") of work request 0x" + Long.toHexString(wrId) + ", which nobody tracks");
     }
 
+    /** Names peers in failure messages: world ranks as "rank N", others by their job and rank. */
+    private java.util.function.IntFunction<String> peerNames = p -> "rank " + p;
+
+    /** How failure messages name peers of other worlds (set by MpiProcess's peer table). */
+    void peerNames(java.util.function.IntFunction<String> names) {
+        this.peerNames = names;
+    }
+
     @Override
     public void onPeerFailure(int peer, String reason) {
-        throw fail("rank " + peer + " failed: " + reason);
+        throw fail(peerNames.apply(peer) + " failed: " + reason);
     }
 
     // ------------------------------------------------------------------ progress

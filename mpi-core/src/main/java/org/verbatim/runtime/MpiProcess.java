@@ -92,6 +92,7 @@ public final class MpiProcess implements AutoCloseable {
             }
         }
         engine.attach(opened);
+        engine.peerNames(peers::describe);
         try {
             TransportReach.check(rank, hosts, opened, config);
         } catch (MpiError e) {

@@ -25,6 +25,7 @@ public final class PeerTable {
     private final String host;
     private final Map<String, Integer> byIdentity = new HashMap<>();
     private final List<String> hosts = new ArrayList<>();
+    private final List<String> names = new ArrayList<>();
 
     PeerTable(String jobId, int rank, int size, String host) {
         this.jobId = jobId;
@@ -98,6 +99,7 @@ public final class PeerTable {
                     + opened.stream().map(Transport::name).toList() + ")");
         }
         hosts.add(f[2]);
+        names.add("rank " + theirRank + " of job " + f[0] + " on " + f[2]);
         byIdentity.put(identity, peer);
         return peer;
     }
@@ -109,6 +111,11 @@ public final class PeerTable {
             }
         }
         return null;
+    }
+
+    /** "rank N" for a world rank, "rank R of job J on H" for a peer of another world. */
+    synchronized String describe(int peer) {
+        return peer < size || peer - size >= names.size() ? "rank " + peer : names.get(peer - size);
     }
 
     /** The host of added peer {@code peer} (at least the world size). */

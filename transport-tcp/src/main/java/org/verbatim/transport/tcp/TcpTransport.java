@@ -37,7 +37,8 @@ import org.verbatim.spi.support.RdmaEmulation;
  * of its chosen interfaces ({@link Interfaces}) in the bootstrap space. A rank that sends first to
  * a peer connects, trying the peer's addresses in order within the connect timeout, and sends
  * HELLO ({@link Frames}). Both sides may connect at once; the tie-break keeps exactly one
- * connection, the one opened by the lower rank: a rank that gets a HELLO while its own attempt
+ * connection, the one opened by the lower rank (between jobs: the lower job hash, then rank; peers
+ * of other worlds are {@link ForeignPeers}): a rank that gets a HELLO while its own attempt
  * to that peer is pending rejects it if its own rank is the lower one, and otherwise accepts it
  * and drops its own attempt. Messages sent before the connection is up wait in the peer's queue.
  *
