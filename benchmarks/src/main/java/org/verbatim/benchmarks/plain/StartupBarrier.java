@@ -8,9 +8,9 @@ import mpi.MPIException;
  * the longest {@code MPI.Init} of any rank, the longest time from a rank's JVM start to the end
  * of its {@code MPI.Init}, and the wall clock (ms since the epoch) right after the barrier, so
  * that a script that noted when it started mpirun gets "mpirun start to every rank initialized".
- * With {@code alltoall}, every rank also sends 8 bytes to every other rank (an
- * {@code allToAll}) before the barrier, so that every pair of ranks has talked (on-demand
- * connections all open). Compiles against Open MPI's Java bindings too; the C twin is
+ * With {@code alltoall}, the ranks also run an 8-byte {@code allToAll} before the barrier, so
+ * that more peers talk (how many depends on the library's algorithm: Verbatim's small
+ * all-to-all is log-step). Compiles against Open MPI's Java bindings too; the C twin is
  * {@code startup_barrier.c}.
  *
  * <p>Usage: {@code StartupBarrier [alltoall]}.
