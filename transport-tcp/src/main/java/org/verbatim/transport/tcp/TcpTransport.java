@@ -469,8 +469,8 @@ final class TcpTransport implements Transport {
 
     /**
      * Sends BYE to every connected peer, flushes within a bound, reads until each connected peer's
-     * stream ends (or the bound passes) so no unread byte turns the close into a reset, and
-     * releases everything.
+     * BYE or end of stream (or the bound passes) so no unread byte turns the close into a reset,
+     * and releases everything.
      */
     @Override
     public void close() {
@@ -489,6 +489,13 @@ final class TcpTransport implements Transport {
                 for (PeerLink l : links) {
                     if (l != null && l.channel != null && l.queue.position() > 0) {
                         l.flush();
+                    }
+                    if (l != null && l.channel != null && l.byeReceived && l.queue.position() == 0) {
+                        // the peer sends nothing after its BYE and ours is written: closing now
+                        // leaves no unread byte on either side. Waiting for the peer's end of
+                        // stream instead made two finalizing peers wait for each other until
+                        // the deadline (2 s per job over tcp)
+                        closeLink(l);
                     }
                 }
                 selector.select(onReady, 10);
