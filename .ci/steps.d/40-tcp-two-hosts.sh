@@ -101,21 +101,28 @@ EOF
 mkdir -p /run/sshd
 ip netns exec "$b" unshare -u sh -c "hostname hostB; exec /usr/sbin/sshd -f $sshdir/sshd_config"
 ssh_cmd="ssh -i $sshdir/user -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
-out=$(mktemp)
-status=0
+# from_host_a NAME COMMAND: runs COMMAND on hostA, which starts ranks 0-1 there and 2-3 on hostB;
+# passes when it ends with status 0, no check failed and proto-info shows tcp between the hosts and
+# shm within one.
+from_host_a() {
+  local name=$1 command=$2 out status=0
+  out=$(mktemp)
+  ip netns exec "$a" unshare -u sh -c "hostname hostA; $command" > "$out" 2>&1 || status=$?
+  if [ "$status" = 0 ] && grep -q 'rank 1 -> rank 2: transport tcp' "$out" \
+      && grep -q 'rank 2 -> rank 3: transport shm' "$out" && ! grep -q '^FAIL' "$out"; then
+    echo "ok   $name ($(grep -c '^PASS' "$out") checks passed)"
+  else
+    echo "FAIL $name (status $status)"
+    grep -A6 -E '^FAIL|Exception|mpirun:|mpiexec|ssh|error' "$out" | head -60 || true
+    failed=1
+  fi
+  rm -f "$out"
+}
+
 unset VERBATIM_JOB_SECRET # mpirun --host makes one and hands it to hostB through ssh
-ip netns exec "$a" unshare -u sh -c "hostname hostA; VERBATIM_LAUNCHER_SSH='$ssh_cmd' exec bin/mpirun \
-    --host hostA:2,10.77.0.2:2 --timeout 240 --no-aot -x VERBATIM_CORE_PROTO_INFO=true \
-    -Dverbatim.test.hosts=2 -cp $cp org.verbatim.mpitests.CollectivesProgram" > "$out" 2>&1 || status=$?
-if [ "$status" = 0 ] && grep -q 'rank 1 -> rank 2: transport tcp' "$out" \
-    && grep -q 'rank 2 -> rank 3: transport shm' "$out" && ! grep -q '^FAIL' "$out"; then
-  echo "ok   collectives, hostB's ranks started over ssh by mpirun --host ($(grep -c '^PASS' "$out") checks passed)"
-else
-  echo "FAIL collectives with mpirun --host over ssh (status $status)"
-  grep -A6 -E '^FAIL|Exception|mpirun:|ssh' "$out" | head -60 || true
-  failed=1
-fi
-rm -f "$out"
+from_host_a "collectives, hostB's ranks started over ssh by mpirun --host" \
+  "VERBATIM_LAUNCHER_SSH='$ssh_cmd' exec bin/mpirun --host hostA:2,10.77.0.2:2 --timeout 240 --no-aot \
+   -x VERBATIM_CORE_PROTO_INFO=true -Dverbatim.test.hosts=2 -cp $cp org.verbatim.mpitests.CollectivesProgram"
 
 # MPICH's Hydra across the two hosts: an sshd on hostA too (Hydra starts its proxies over ssh on
 # every host), its launcher given as a wrapper script with the test's key.
@@ -125,19 +132,8 @@ printf '#!/bin/sh\nexec %s "$@"\n' "$ssh_cmd" > "$sshdir/ssh"
 chmod +x "$sshdir/ssh"
 java="$(bin/jdk-home)/bin/java"
 hcp="$(bin/verbatim-jars | paste -sd:):$cp"
-out=$(mktemp)
-status=0
-ip netns exec "$a" unshare -u sh -c "hostname hostA; exec timeout 240 mpiexec.hydra -launcher ssh \
-    -launcher-exec $sshdir/ssh -iface ${a}0 -hosts 10.77.0.1:2,10.77.0.2:2 -n 4 \
-    -genv VERBATIM_CORE_PROTO_INFO true $java --enable-native-access=ALL-UNNAMED -Dverbatim.test.hosts=2 \
-    -cp $hcp org.verbatim.mpitests.CollectivesProgram" > "$out" 2>&1 || status=$?
-if [ "$status" = 0 ] && grep -q 'rank 1 -> rank 2: transport tcp' "$out" \
-    && grep -q 'rank 2 -> rank 3: transport shm' "$out" && ! grep -q '^FAIL' "$out"; then
-  echo "ok   collectives under mpiexec.hydra across two hosts ($(grep -c '^PASS' "$out") checks passed)"
-else
-  echo "FAIL collectives under mpiexec.hydra across two hosts (status $status)"
-  grep -A6 -E '^FAIL|Exception|mpiexec|error' "$out" | head -60 || true
-  failed=1
-fi
-rm -f "$out"
+from_host_a "collectives under mpiexec.hydra across two hosts" \
+  "exec timeout 240 mpiexec.hydra -launcher ssh -launcher-exec $sshdir/ssh -iface ${a}0 \
+   -hosts 10.77.0.1:2,10.77.0.2:2 -n 4 -genv VERBATIM_CORE_PROTO_INFO true \
+   $java --enable-native-access=ALL-UNNAMED -Dverbatim.test.hosts=2 -cp $hcp org.verbatim.mpitests.CollectivesProgram"
 exit $failed

@@ -135,9 +135,7 @@ public final class Pmi2Client implements Bootstrap {
         if (watch != null) {
             watch.stop();
         }
-        System.err.println("[verbatim] rank " + rank + " aborts the job (code " + code + "): " + message);
-        System.err.flush();
-        StderrDrain.await(500);
+        AbortNotice.print(rank, code, message);
         try {
             send(channel, frame("abort", "isworld", "TRUE", "msg", PmiWire.encode(message)));
         } catch (IOException e) {

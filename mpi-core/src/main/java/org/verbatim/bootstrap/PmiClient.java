@@ -218,9 +218,7 @@ public final class PmiClient implements Bootstrap {
     @Override
     public synchronized void abort(int code, String message) {
         stopWatch();
-        System.err.println("[verbatim] rank " + rank + " aborts the job (code " + code + "): " + message);
-        System.err.flush();
-        StderrDrain.await(500);
+        AbortNotice.print(rank, code, message);
         try {
             channel.writeLine(PmiWire.format("abort", "exitcode", Integer.toString(code)));
         } catch (IOException e) {
