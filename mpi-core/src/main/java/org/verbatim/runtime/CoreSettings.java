@@ -58,9 +58,11 @@ public final class CoreSettings implements SettingsProvider {
             "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
 
     public static final Setting WARMUP = Setting.choice("verbatim.core.warmup", "auto",
-            "MPI_Init's warm-up exchange with a same-host partner (world ranks 2k and 2k+1), so "
-                    + "that the JVM compiles the point-to-point path before the program's first "
-                    + "message: auto (on over shm when the profiler is off), on, or off.", "auto", "on", "off");
+            "MPI_Init's warm-up exchange with a partner (world ranks 2k and 2k+1, over whichever "
+                    + "transport reaches it), so that the JVM compiles the point-to-point path before "
+                    + "the program's first message: auto (on when the ranks spin, that is no more "
+                    + "ranks on a host than cores, and the profiler is off), on, or off.",
+            "auto", "on", "off");
     public static final Setting WARMUP_TRACE = new Setting("verbatim.core.warmup-trace", "false",
             "Print the warm-up's progress and duration (to see what it costs at MPI_Init).");
 
