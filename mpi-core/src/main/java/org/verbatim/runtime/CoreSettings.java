@@ -53,7 +53,7 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting DATATYPE_MIN_BLOCK = new Setting(
             "verbatim.core.datatype-min-block", "auto", "With verbatim.core.datatype-scheme=auto: "
                     + "the smallest median block (bytes) sent block by block instead of packed; auto "
-                    + "is 128 where the CPU moves the data (shm) and 2k for an RDMA adapter.");
+                    + "is 8k where the CPU moves the data (shm) and 2k for an RDMA adapter.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
             "Count messages, volume, unexpected messages and communication memory (and the "
                     + "transports' counters); rank 0 prints the totals over the ranks at finalize.");

@@ -57,8 +57,13 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
 
     /** {@code minBlock} meaning "the transport's default". */
     public static final long TRANSPORT_DEFAULT = -1;
-    /** Median block below which auto packs, for a transport whose RDMA is done by the CPU (shm). */
-    static final long CPU_MIN_BLOCK = 128;
+    /**
+     * Median block below which auto packs and unpacks, for a transport whose RDMA is done by the
+     * CPU (shm): measured (docs/benchmarks.md, 2026-11-26, frozen), p-rrs was 1.0-1.75x the
+     * contiguous time at 256 B-4 KiB blocks where generic was 0.94-1.32x; the kernel's
+     * per-iovec cost weighs less with fewer, larger blocks (not measured above 4 KiB).
+     */
+    static final long CPU_MIN_BLOCK = 8192;
     /** Median block from which auto writes block to block through an adapter. */
     static final long ADAPTER_MIN_BLOCK = 2048;
     /** Median block from which a gather entry pays over packing through an adapter (rwg-up). */
@@ -150,8 +155,7 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
      * Auto at the sender. Emulated writes (tcp) gain nothing from segments (every write is a
      * message anyway): generic. Over an adapter: large median blocks write block to block
      * (multi-w), medium ones gather (rwg-up), small ones pack in segments (bc-spup). Over CMA
-     * (shm): see {@link #multiWAuto}; rwg-up from native memory when blocks are not tiny, else
-     * generic with the receiver's p-rrs.
+     * (shm): see {@link #multiWAuto}; generic, with the receiver's p-rrs.
      */
     private SenderChoice autoSender(Capabilities caps, Layout layout, boolean nativeBase) {
         if (!caps.hasNativeRdmaWrite()) {
@@ -161,8 +165,10 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
         boolean gather = nativeBase && caps.has(Capability.WRITE_GATHER)
                 && caps.put().maxIov() > 1;
         if (caps.has(Capability.RDMA_BY_CPU)) {
-            return gather && median >= minBlock(caps) ? SenderChoice.SEGMENTS_GATHERED
-                    : SenderChoice.PACK;
+            // measured on shm (docs/benchmarks.md, 2026-11-26): the segment schemes were level
+            // with generic at 512 KiB and slower at 32-128 KiB (a CTS round trip and a wake-up
+            // per segment on top of the same copies)
+            return SenderChoice.PACK;
         }
         if (nativeBase && multiWAuto(caps, layout)) {
             return SenderChoice.BLOCK_WRITES;
@@ -227,9 +233,8 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
                     + " from a median block of " + minBlock(caps) + " B)";
         }
         if (caps.has(Capability.RDMA_BY_CPU)) {
-            return " (CPU copies: rwg-up from native memory at median >= " + minBlock(caps)
-                    + " B" + (caps.has(Capability.WRITE_GATHER) ? "" : " [no gather: generic]")
-                    + ", else generic with the receiver's p-rrs)";
+            return " (CPU copies: generic; the receiver of an RGET scatter-reads (p-rrs) from a"
+                    + " median block of " + minBlock(caps) + " B)";
         }
         return " (adapter: multi-w at median >= " + minBlock(caps) + " B, rwg-up at >= "
                 + ADAPTER_GATHER_BLOCK + " B" + (caps.has(Capability.WRITE_GATHER) ? ""

@@ -233,34 +233,37 @@ public final class PointToPoint implements AutoCloseable {
             SelectionTable.Protocol proto = layout == null ? p.selection.select(dc, size)
                     : p.selection.selectLayout(size, layout, base.isNative());
             MemorySegment packed = null;
-            if (proto == SelectionTable.Protocol.RPUT_LAYOUT
-                    || proto == SelectionTable.Protocol.RPUT_SEGMENTS_GATHERED) {
-                // multi-w, rwg-up: no packing; the writes go out from the blocks
-                data = base.asSlice(0, layout.extent());
-            } else if (proto == SelectionTable.Protocol.RPUT_SEGMENTS_PACKED) {
-                data = base; // bc-spup packs segment by segment once the receiver's slots are in
-            } else if (layout != null) {
-                // Generic scheme: pack once, then the contiguous protocols. A claimed eager
-                // slot packs in place when nothing is queued ahead of it.
-                if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM && signature == 0
-                        && dispatch.pendingFor(dest) == 0 && mode != Mode.SYNCHRONOUS
-                        && sendClaimed(p, ctx, myCommRank, tag, base, layout, size)) {
-                    SendOp s = new SendOp(this, p, ctx, myCommRank, tag, empty, keepAlive, false);
-                    s.statusBytesOverride(size);
-                    s.protocol = proto;
-                    s.finish();
-                    return s;
-                }
-                packed = pool.acquire(Math.max(1, size)).asSlice(0, size);
-                layout.pack(base, 0, size, packed, 0);
-                data = packed;
+            boolean fromBlocks = false; // multi-w, bc-spup, rwg-up: the sender walks the layout
+            if (layout != null) {
+                fromBlocks = proto == SelectionTable.Protocol.RPUT_LAYOUT || proto.segments();
+                if (proto == SelectionTable.Protocol.RPUT_LAYOUT
+                        || proto == SelectionTable.Protocol.RPUT_SEGMENTS_GATHERED) {
+                    // multi-w, rwg-up: no packing; the writes go out from the blocks
+                    data = base.asSlice(0, layout.extent());
+                } else if (!fromBlocks) {
+                    // Generic scheme: pack once, then the contiguous protocols. A claimed eager
+                    // slot packs in place when nothing is queued ahead of it.
+                    if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM && signature == 0
+                            && dispatch.pendingFor(dest) == 0 && mode != Mode.SYNCHRONOUS
+                            && sendClaimed(p, ctx, myCommRank, tag, base, layout, size)) {
+                        SendOp s = new SendOp(this, p, ctx, myCommRank, tag, empty, keepAlive,
+                                false);
+                        s.statusBytesOverride(size);
+                        s.protocol = proto;
+                        s.finish();
+                        return s;
+                    }
+                    packed = pool.acquire(Math.max(1, size)).asSlice(0, size);
+                    layout.pack(base, 0, size, packed, 0);
+                    data = packed;
+                } // bc-spup: packs segment by segment once the receiver's slots are in
             }
             SendOp s = new SendOp(this, p, ctx, myCommRank, tag, data, keepAlive,
                     mode == Mode.SYNCHRONOUS);
             s.signature = signature;
             s.protocol = proto;
             s.rendezvous = proto.rendezvous();
-            if (proto == SelectionTable.Protocol.RPUT_LAYOUT || proto.segments()) {
+            if (fromBlocks) {
                 s.layout = layout;
                 s.messageBytes = size;
                 s.statusBytesOverride(size);
