@@ -37,6 +37,19 @@ public final class LoopbackFabric {
     public final AtomicLong writesWithImmediate = new AtomicLong();
     public final AtomicLong gatherWrites = new AtomicLong();
     public final AtomicLong registrations = new AtomicLong();
+    /** Every n-th RDMA write is refused with RETRY (0: none), to exercise the pending paths. */
+    public volatile int refuseEveryWrite;
+    private final AtomicLong writePosts = new AtomicLong();
+    public final AtomicLong refusedWrites = new AtomicLong();
+
+    private boolean refuseWrite() {
+        int n = refuseEveryWrite;
+        if (n > 0 && writePosts.incrementAndGet() % n == 0) {
+            refusedWrites.incrementAndGet();
+            return true;
+        }
+        return false;
+    }
     /** Messages sent and their bytes, by the first byte (the message kind). */
     public final AtomicLong[] messagesByKind = new AtomicLong[256];
     public final AtomicLong[] bytesByKind = new AtomicLong[256];
@@ -164,6 +177,9 @@ public final class LoopbackFabric {
 
                 @Override
                 public int write(MemorySegment local, long remoteAddress, long key, long wrId) {
+                    if (refuseWrite()) {
+                        return PostStatus.RETRY;
+                    }
                     writes.incrementAndGet();
                     MemorySegment.copy(local, 0, MemorySegment.ofAddress(remoteAddress)
                             .reinterpret(local.byteSize()), 0, local.byteSize());
@@ -176,6 +192,9 @@ public final class LoopbackFabric {
                                               int imm, long wrId) {
                     if (!immediates) {
                         throw new UnsupportedOperationException("no write-with-immediate");
+                    }
+                    if (refuseWrite()) {
+                        return PostStatus.RETRY;
                     }
                     writesWithImmediate.incrementAndGet();
                     MemorySegment.copy(local, 0, MemorySegment.ofAddress(remoteAddress)
@@ -202,6 +221,9 @@ public final class LoopbackFabric {
                                    boolean withImmediate, int imm) {
                     if (gatherIov == 0 || local.count() > gatherIov || (withImmediate && !immediates)) {
                         throw new UnsupportedOperationException("gather of " + local.count());
+                    }
+                    if (refuseWrite()) {
+                        return PostStatus.RETRY;
                     }
                     gatherWrites.incrementAndGet();
                     local.gatherInto(MemorySegment.ofAddress(remoteAddress)

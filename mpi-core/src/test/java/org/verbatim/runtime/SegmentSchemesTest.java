@@ -211,6 +211,43 @@ class SegmentSchemesTest {
                 + "pools ran out: " + registrations[1] + " against " + registrations[0]);
     }
 
+    @ParameterizedTest(name = "{0}, every {1}th write refused")
+    @CsvSource({"bc-spup, 3", "rwg-up, 3", "rwg-up, 2", "multi-w, 3", "bc-spup, 2"})
+    void writesTheTransportRefusesAreRetriedFromThePendingQueue(String scheme, int every)
+            throws Exception {
+        Layout vector = BlockList.vector(300, 72, 100);
+        Layout halves = BlockList.vector(600, 36, 52);
+        long bytes = vector.size();
+        int ints = 300 * 25 + 8;
+        LoopbackFabric fabric = new LoopbackFabric(2, 8, 2048, true, 3);
+        fabric.refuseEveryWrite = every;
+        InJvmJob.run(2, config(scheme, "1000", "8000"), 0, fabric, p -> {
+            var p2p = p.engine().p2p();
+            int[] pools = p2p.segmentPoolsAvailable();
+            if (p.rank() == 0) {
+                MemorySegment out = base(ints, vector, true);
+                SendOp[] s = new SendOp[3];
+                for (int t = 0; t < s.length; t++) {
+                    s[t] = p2p.send(CTX, 0, 1, t, out, vector, null, Mode.STANDARD);
+                }
+                for (SendOp op : s) {
+                    p.engine().await(op);
+                    assertEquals(ErrorClass.SUCCESS, op.error());
+                }
+            } else {
+                for (int t = 0; t < 3; t++) {
+                    MemorySegment in = base(600 * 13 + 8, halves, false);
+                    RecvOp r = p2p.receive(CTX, 0, t, in, halves, null, null);
+                    p.engine().await(r);
+                    assertEquals(bytes, r.bytes());
+                    checkLanded(in, halves, bytes);
+                }
+            }
+            checkPoolsBack(p, pools);
+        });
+        assertTrue(fabric.refusedWrites.get() > 0, "writes were refused");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"bc-spup", "rwg-up"})
     void shorterMessagesFillTheFrontAndLongerOnesAreTruncated(String scheme) throws Exception {
