@@ -152,10 +152,17 @@ public final class CommittedType {
         new TypeCursor(s).unpack(in, at, base, s.bytes());
     }
 
-    /** The flattened form of this type, to send to a peer. */
+    /** The flattened form of this type, to send to a peer: made once, then kept. */
     public FlatLayout flatten() {
-        return new FlatLayout(runs, size, lb, extent, trueLb, trueUb);
+        FlatLayout f = flat;
+        if (f == null) {
+            f = flat = new FlatLayout(runs, size, lb, extent, trueLb, trueUb);
+        }
+        return f;
     }
+
+    /** Cached {@link #flatten()} (immutable, final fields: a benign race makes an equal one). */
+    private FlatLayout flat;
 
     private static boolean overlaps(RunList runs, long count, long extent) {
         long n = runs.blocks() * count;

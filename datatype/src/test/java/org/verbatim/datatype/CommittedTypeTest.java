@@ -187,6 +187,31 @@ class CommittedTypeTest {
         assertEquals(0, cache.size());
     }
 
+    @Test
+    void twoCachesSeeingTheSameUsesHoldTheSameLayouts() {
+        // the receiver mirrors the sender's cache: same capacity, same hits and puts per rank
+        LayoutCache sender = new LayoutCache(3);
+        LayoutCache mirror = new LayoutCache(3);
+        CommittedType a = CommittedType.of(INT);
+        java.util.Random rnd = new java.util.Random(5);
+        for (int i = 0; i < 2000; i++) {
+            int rank = rnd.nextInt(2);
+            long id = rnd.nextInt(6);
+            boolean held = mirror.contains(rank, id, 0);
+            assertEquals(held, sender.contains(rank, id, 0), "step " + i);
+            if (held) {
+                assertSame(a, sender.find(rank, id, 0));
+                mirror.find(rank, id, 0);
+            } else {
+                sender.put(rank, id, 0, a);
+                mirror.put(rank, id, 0, a);
+            }
+            // another rank's traffic must not evict this rank's layouts
+            assertTrue(sender.size() <= 6);
+        }
+        assertThrows(DatatypeException.class, () -> new LayoutCache(0));
+    }
+
     private static int[] packInts(CommittedType c, int elements) {
         int[] data = new int[elements];
         for (int i = 0; i < elements; i++) {

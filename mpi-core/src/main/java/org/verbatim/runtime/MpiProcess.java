@@ -276,6 +276,7 @@ public final class MpiProcess implements AutoCloseable {
                 LOG.warn("closing extension {}: {}", extensions.get(i).name(), e.toString());
             }
         }
+        engine.p2p().releasePools(); // registered with the transports: deregister first
         for (Transport t : engine.transports()) {
             try {
                 t.close();
