@@ -68,6 +68,30 @@ class CommittedTypeTest {
     }
 
     @Test
+    void rebasedMovesTheOriginToTheTrueLowerBound() {
+        TypeNode t = Types.resized(Types.hindexed(new int[] {1, 1}, new long[] {-8, 16}, DOUBLE), -16, 64);
+        CommittedType c = CommittedType.of(t);
+        CommittedType r = c.rebased();
+        assertEquals(0, r.trueLb());
+        assertEquals(c.trueExtent(), r.trueExtent());
+        assertEquals(c.extent(), r.extent());
+        assertEquals(c.size(), r.size());
+        assertEquals(0, r.shape(3).lowest());
+        // the same bytes, 8 later: pack from a base whose origin is 8 bytes further on
+        MemorySegment mem = MemorySegment.ofArray(new byte[256]);
+        for (int i = 0; i < 256; i++) {
+            mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) i);
+        }
+        MemorySegment a = MemorySegment.ofArray(new byte[48]);
+        MemorySegment b = MemorySegment.ofArray(new byte[48]);
+        c.pack(mem.asSlice(8), 3, a, 0);
+        r.pack(mem, 3, b, 0);
+        assertEquals(-1, a.mismatch(b));
+        CommittedType plain = CommittedType.of(Types.vector(2, 1, 3, INT));
+        assertSame(plain, plain.rebased());
+    }
+
+    @Test
     void subarrayPicksTheBlock() {
         // 4 x 5 ints, the 2 x 3 block at (1, 1), C order
         CommittedType c = CommittedType.of(Types.subarray(new int[] {4, 5}, new int[] {2, 3},

@@ -37,7 +37,8 @@ final class DirectOps {
     /** True when {@link #issue} takes {@code h} (the same answer at issue and at counting). */
     boolean takes(HeldOp h) {
         RdmaTargets r = w.rdma;
-        if (r == null || !r.usable[h.target()] || h.bytes() < w.settings.rdmaThreshold()) {
+        if (r == null || !r.usable[h.target()] || h.bytes() < w.settings.rdmaThreshold()
+                || h.layout() != null) {
             return false;
         }
         return switch (h.kind()) {
