@@ -77,16 +77,21 @@ class CommittedTypeTest {
         assertEquals(c.extent(), r.extent());
         assertEquals(c.size(), r.size());
         assertEquals(0, r.shape(3).lowest());
-        // the same bytes, 8 later: pack from a base whose origin is 8 bytes further on
+        // the rebased type packs the bytes the original names, 8 later (its origin was at -8)
         MemorySegment mem = MemorySegment.ofArray(new byte[256]);
         for (int i = 0; i < 256; i++) {
             mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) i);
         }
-        MemorySegment a = MemorySegment.ofArray(new byte[48]);
-        MemorySegment b = MemorySegment.ofArray(new byte[48]);
-        c.pack(mem.asSlice(8), 3, a, 0);
-        r.pack(mem, 3, b, 0);
-        assertEquals(-1, a.mismatch(b));
+        MemorySegment packed = MemorySegment.ofArray(new byte[48]);
+        r.pack(mem, 3, packed, 0);
+        long[][] blocks = c.shape(3).blocks(100);
+        long at = 0;
+        for (int k = 0; k < blocks[0].length; k++) {
+            MemorySegment want = mem.asSlice(8 + blocks[0][k], blocks[1][k]);
+            assertEquals(-1, packed.asSlice(at, blocks[1][k]).mismatch(want));
+            at += blocks[1][k];
+        }
+        assertEquals(48, at);
         CommittedType plain = CommittedType.of(Types.vector(2, 1, 3, INT));
         assertSame(plain, plain.rebased());
     }
