@@ -33,6 +33,41 @@ class SharedControlTest {
     }
 
     @Test
+    void theFenceBarrierLetsNobodyThroughBeforeTheLastArrives() throws Exception {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            int members = 3;
+            int rounds = 2_000;
+            AtomicInteger[] arrived = new AtomicInteger[rounds];
+            for (int i = 0; i < rounds; i++) {
+                arrived[i] = new AtomicInteger();
+            }
+            AtomicInteger early = new AtomicInteger();
+            Runnable member = () -> {
+                for (int i = 0; i < rounds; i++) {
+                    arrived[i].incrementAndGet();
+                    long r = SharedControl.arrive(c, members);
+                    while (r >= 0 && !SharedControl.passed(c, r)) {
+                        Thread.yield(); // three threads, maybe two cores
+                    }
+                    if (arrived[i].get() != members) {
+                        early.incrementAndGet();
+                    }
+                }
+            };
+            Thread[] t = new Thread[members];
+            for (int i = 0; i < members; i++) {
+                t[i] = new Thread(member);
+                t[i].start();
+            }
+            for (Thread x : t) {
+                x.join();
+            }
+            assertEquals(0, early.get(), "a member left a round before every member arrived");
+        }
+    }
+
+    @Test
     void theAccumulateLockSerialisesUpdates() throws Exception {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
