@@ -28,6 +28,7 @@ import java.lang.invoke.VarHandle;
  * of the messages of a communicator barrier.
  */
 final class SharedControl {
+    /** Bytes of the fixed words; {@link #bytes} adds the PSCW counters. */
     static final long BYTES = 256;
     private static final long LOCK = 0;
     private static final long ACC = 64;
@@ -84,6 +85,45 @@ final class SharedControl {
     /** True once the round after {@code round} is open (every member arrived). */
     static boolean passed(MemorySegment root, long round) {
         return (long) WORD.getAcquire(root, ROUND) != round;
+    }
+
+    /**
+     * Bytes of the control words of a window of {@code members}: the fixed words, then two
+     * counters per member for PSCW, a cache line apart from them:
+     * <pre>
+     *   256             256 + 8p           256 + 16p (rounded up to 64)
+     *   +---------------+------------------+
+     *   | posted by r   | completed by r   |   r = 0 .. p-1, 8 B each
+     *   +---------------+------------------+
+     * </pre>
+     * posted by r: how many times member r posted to this one (an exposure epoch this member may
+     * access); completed by r: how many access epochs member r completed on this one.
+     */
+    static long bytes(int members) {
+        return BYTES + ((16L * members + 63) & ~63L);
+    }
+
+    /** Target {@code target} exposes its memory to the member whose words are {@code origin}. */
+    static void post(MemorySegment origin, int target) {
+        long unused = (long) WORD.getAndAdd(origin, BYTES + 8L * target, 1L);
+    }
+
+    /** Posts made so far by {@code target} to the member whose words are {@code c}. */
+    static long posts(MemorySegment c, int target) {
+        return (long) WORD.getAcquire(c, BYTES + 8L * target);
+    }
+
+    /**
+     * Origin {@code origin} completes its access epoch on the member whose words are
+     * {@code target} (of a window of {@code members}); the atomic orders every store before it.
+     */
+    static void complete(MemorySegment target, int members, int origin) {
+        long unused = (long) WORD.getAndAdd(target, BYTES + 8L * members + 8L * origin, 1L);
+    }
+
+    /** Completions made so far by {@code origin} on the member whose words are {@code c}. */
+    static long completes(MemorySegment c, int members, int origin) {
+        return (long) WORD.getAcquire(c, BYTES + 8L * members + 8L * origin);
     }
 
     /** Runs {@code update} under the accumulate lock of the member whose words {@code c} are. */

@@ -74,16 +74,17 @@ final class WindowMemory implements AutoCloseable {
         MemorySegment local;
         MemorySegment control;
         String handle = "";
+        long head = SharedControl.bytes(p);
         if (service != null) {
-            SharedSegments.Segment s = service.create(SharedControl.BYTES + bytes);
+            SharedSegments.Segment s = service.create(head + bytes);
             owned.add(s);
-            control = s.memory().asSlice(0, SharedControl.BYTES);
-            local = s.memory().asSlice(SharedControl.BYTES, bytes);
+            control = s.memory().asSlice(0, head);
+            local = s.memory().asSlice(head, bytes);
             handle = s.handle();
         } else {
-            MemorySegment all = arena.allocate(SharedControl.BYTES + bytes, 64);
-            control = all.asSlice(0, SharedControl.BYTES);
-            local = all.asSlice(SharedControl.BYTES, bytes);
+            MemorySegment all = arena.allocate(head + bytes, 64);
+            control = all.asSlice(0, head);
+            local = all.asSlice(head, bytes);
         }
         byte[][] handles = group.allgatherBytes(handle.getBytes(StandardCharsets.UTF_8));
         WindowMemory m = new WindowMemory(shared ? RmaWindow.FLAVOR_SHARED
@@ -101,8 +102,8 @@ final class WindowMemory implements AutoCloseable {
             if (service != null && !h.isEmpty() && service.attachable(h)) {
                 SharedSegments.Segment s = service.attach(h);
                 m.segments.add(s);
-                m.control[r] = s.memory().asSlice(0, SharedControl.BYTES);
-                m.mapped[r] = s.memory().asSlice(SharedControl.BYTES, m.sizes[r]);
+                m.control[r] = s.memory().asSlice(0, head);
+                m.mapped[r] = s.memory().asSlice(head, m.sizes[r]);
             } else {
                 unshared++;
             }

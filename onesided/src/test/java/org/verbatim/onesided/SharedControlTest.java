@@ -13,7 +13,7 @@ class SharedControlTest {
     @Test
     void readersShareWritersExcludeAndAnnouncedWritersHoldBackNewReaders() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            MemorySegment c = arena.allocate(SharedControl.bytes(3), 64);
             assertTrue(SharedControl.tryShared(c));
             assertTrue(SharedControl.tryShared(c));
             SharedControl.announceWriter(c);
@@ -35,7 +35,7 @@ class SharedControlTest {
     @Test
     void theFenceBarrierLetsNobodyThroughBeforeTheLastArrives() throws Exception {
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            MemorySegment c = arena.allocate(SharedControl.bytes(3), 64);
             int members = 3;
             int rounds = 2_000;
             AtomicInteger[] arrived = new AtomicInteger[rounds];
@@ -68,9 +68,26 @@ class SharedControlTest {
     }
 
     @Test
+    void pscwCountersArePerPeerAndApartFromTheFixedWords() {
+        try (Arena arena = Arena.ofConfined()) {
+            int members = 5;
+            MemorySegment c = arena.allocate(SharedControl.bytes(members), 64);
+            assertEquals(0, SharedControl.bytes(members) % 64);
+            SharedControl.post(c, 3);
+            SharedControl.post(c, 3);
+            SharedControl.complete(c, members, 4);
+            assertEquals(2, SharedControl.posts(c, 3));
+            assertEquals(0, SharedControl.posts(c, 4));
+            assertEquals(1, SharedControl.completes(c, members, 4));
+            assertEquals(0, SharedControl.completes(c, members, 3));
+            assertTrue(SharedControl.tryExclusive(c), "the lock word is untouched");
+        }
+    }
+
+    @Test
     void theAccumulateLockSerialisesUpdates() throws Exception {
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            MemorySegment c = arena.allocate(SharedControl.bytes(3), 64);
             int[] plain = {0};
             AtomicInteger done = new AtomicInteger();
             Runnable adder = () -> {
