@@ -317,7 +317,7 @@ final class Window implements RmaWindow {
         int r = t.rank();
         TargetLayout layout = t.layout() == null || t.bytes() == 0 ? null
                 : TargetLayout.of(t.layout(), t.count());
-        long offset = targetOffset(t, layout);
+        long offset = memory.targetOffset(t, layout);
         lock();
         try {
             if (request && !(locked[r] || lockAll)) {
@@ -367,29 +367,6 @@ final class Window implements RmaWindow {
             return fenceDesign == FenceDesign.DEF;
         }
         return settings.schedule();
-    }
-
-    /**
-     * Byte offset in the target's memory of the data (of a layout's rebased origin);
-     * ERR_RMA_RANGE when any byte the data touches lies outside the target's window.
-     */
-    private long targetOffset(RmaTarget t, TargetLayout layout) {
-        int r = t.rank();
-        long shift = layout == null ? 0 : layout.shift();
-        long span = layout == null ? t.bytes() : layout.span();
-        if (memory.flavor == FLAVOR_DYNAMIC) {
-            return t.disp() + shift;
-        }
-        long unit = memory.dispUnits[r];
-        long offset = t.disp() * unit + shift;
-        if (t.disp() < 0 || (unit != 0 && (offset - shift) / unit != t.disp()) || offset < 0
-                || offset + span > memory.sizes[r] || offset + span < 0) {
-            throw new MpiError(ErrorClass.ERR_RMA_RANGE, "displacement " + t.disp() + " x "
-                    + unit + " B" + (layout == null ? " + " + t.bytes() + " B" : ": the target "
-                    + "datatype reaches bytes [" + offset + ", " + (offset + span) + ")")
-                    + " lies outside rank " + r + "'s window of " + memory.sizes[r] + " B");
-        }
-        return offset;
     }
 
     /** A layout that goes to the target as a record must fit one message (ERR_TYPE if not). */

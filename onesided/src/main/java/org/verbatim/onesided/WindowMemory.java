@@ -8,6 +8,7 @@ import java.util.List;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.ext.ExtensionContext;
+import org.verbatim.runtime.rma.RmaTarget;
 import org.verbatim.runtime.rma.RmaWindow;
 import org.verbatim.runtime.rma.WindowGroup;
 import org.verbatim.spi.SharedSegments;
@@ -135,6 +136,29 @@ final class WindowMemory implements AutoCloseable {
             units[r] = (int) gathered[3 * r + 2];
         }
         return units;
+    }
+
+    /**
+     * Byte offset in the target's memory of the data (of a layout's rebased origin);
+     * ERR_RMA_RANGE when any byte the data touches lies outside the target's window.
+     */
+    long targetOffset(RmaTarget t, TargetLayout layout) {
+        int r = t.rank();
+        long shift = layout == null ? 0 : layout.shift();
+        long span = layout == null ? t.bytes() : layout.span();
+        if (flavor == RmaWindow.FLAVOR_DYNAMIC) {
+            return t.disp() + shift;
+        }
+        long unit = dispUnits[r];
+        long offset = t.disp() * unit + shift;
+        if (t.disp() < 0 || (unit != 0 && (offset - shift) / unit != t.disp()) || offset < 0
+                || offset + span > sizes[r] || offset + span < 0) {
+            throw new MpiError(ErrorClass.ERR_RMA_RANGE, "displacement " + t.disp() + " x "
+                    + unit + " B" + (layout == null ? " + " + t.bytes() + " B" : ": the target "
+                    + "datatype reaches bytes [" + offset + ", " + (offset + span) + ")")
+                    + " lies outside rank " + r + "'s window of " + sizes[r] + " B");
+        }
+        return offset;
     }
 
     /** Target memory at byte offset {@code at} of {@code bytes} in this process, or null. */
