@@ -68,6 +68,35 @@ class CommittedTypeTest {
     }
 
     @Test
+    void rebasedMovesTheOriginToTheTrueLowerBound() {
+        TypeNode t = Types.resized(Types.hindexed(new int[] {1, 1}, new long[] {-8, 16}, DOUBLE), -16, 64);
+        CommittedType c = CommittedType.of(t);
+        CommittedType r = c.rebased();
+        assertEquals(0, r.trueLb());
+        assertEquals(c.trueExtent(), r.trueExtent());
+        assertEquals(c.extent(), r.extent());
+        assertEquals(c.size(), r.size());
+        assertEquals(0, r.shape(3).lowest());
+        // the rebased type packs the bytes the original names, 8 later (its origin was at -8)
+        MemorySegment mem = MemorySegment.ofArray(new byte[256]);
+        for (int i = 0; i < 256; i++) {
+            mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) i);
+        }
+        MemorySegment packed = MemorySegment.ofArray(new byte[48]);
+        r.pack(mem, 3, packed, 0);
+        long[][] blocks = c.shape(3).blocks(100);
+        long at = 0;
+        for (int k = 0; k < blocks[0].length; k++) {
+            MemorySegment want = mem.asSlice(8 + blocks[0][k], blocks[1][k]);
+            assertEquals(-1, packed.asSlice(at, blocks[1][k]).mismatch(want));
+            at += blocks[1][k];
+        }
+        assertEquals(48, at);
+        CommittedType plain = CommittedType.of(Types.vector(2, 1, 3, INT));
+        assertSame(plain, plain.rebased());
+    }
+
+    @Test
     void subarrayPicksTheBlock() {
         // 4 x 5 ints, the 2 x 3 block at (1, 1), C order
         CommittedType c = CommittedType.of(Types.subarray(new int[] {4, 5}, new int[] {2, 3},
