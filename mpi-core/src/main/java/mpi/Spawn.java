@@ -70,7 +70,7 @@ final class Spawn {
                 }
                 ServerSocket server = Ports.server(port);
                 Ports.Address a = Ports.parse(port);
-                PortExchange.Side theirs = PortExchange.accept(server, a.nonce(), mine);
+                PortExchange.Side theirs = PortExchange.accept(server, a.token(), mine, Connect::report);
                 if (theirs.cards().size() != children) {
                     throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": " + theirs.cards().size()
                             + " children connected, " + children + " were spawned");

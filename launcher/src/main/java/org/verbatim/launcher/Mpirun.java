@@ -61,6 +61,7 @@ public final class Mpirun {
             command = rankCommand.build(options.program());
             aot = options.aot() != null ? options.aot() : LauncherSettings.AOT.getBoolean(config);
             options = withSecret(options, env);
+            LauncherServices.nameServer(options); // a name server without its secret: refused here
             if (options.workDir() != null && !java.nio.file.Files.isDirectory(Path.of(options.workDir()))) {
                 throw new IllegalArgumentException("--wdir " + options.workDir() + ": no such directory");
             }

@@ -22,8 +22,11 @@ class TwoJobsTest {
     @CsvSource({"1, 1", "2, 2", "1, 3"})
     void separateMpirunsConnectThroughTheNameServer(int serverRanks, int clientRanks)
             throws Exception {
-        try (NameServer ns = new NameServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            List<String> env = List.of("VERBATIM_LAUNCHER_NAMESERVER=" + ns.address());
+        String secret = "0123456789abcdef0123456789abcdef";
+        try (NameServer ns = new NameServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), secret,
+                System.err)) {
+            List<String> env = List.of("VERBATIM_LAUNCHER_NAMESERVER=" + ns.address(),
+                    "VERBATIM_NAMESERVER_SECRET=" + secret);
             // own threads: the common pool may have one thread on a 2-core machine, and the two
             // jobs must run at once
             ExecutorService both = Executors.newFixedThreadPool(2);
