@@ -664,9 +664,18 @@ public final class ShmTransport implements Transport {
     }
 
     private void checkPeer(int peer) {
-        if (!failed[peer] && !cma.alive(pids[peer])) {
+        if (!failed[peer] && !cma.alive(pids[peer]) && !finalizedElsewhere(peer)) {
             reportFailure(peer, "process " + pids[peer] + " of rank " + peer + " on this host is gone");
         }
+    }
+
+    /**
+     * True for a peer of another world that closed its transport (MPI_Finalize) before it
+     * ended: its own world finalizes with it, ours need not (the mapping of its inbox outlives it).
+     */
+    private boolean finalizedElsewhere(int peer) {
+        return peer >= worldSize && (int) RECORD_INT.getVolatile(peerRings[peer].buffer(),
+                (long) InboxDescriptor.FINALIZED_OFFSET) == 1;
     }
 
     void reportFailure(int peer, String reason) {
@@ -702,6 +711,9 @@ public final class ShmTransport implements Transport {
             return;
         }
         closed = true;
+        if (inbox != null) {
+            RECORD_INT.setVolatile(inbox.buffer(), (long) InboxDescriptor.FINALIZED_OFFSET, 1);
+        }
         segments.closeAll();
         wakeups.close();
         foreign.close();
