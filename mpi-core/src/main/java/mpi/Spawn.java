@@ -16,8 +16,8 @@ import org.verbatim.runtime.base.ErrorClass;
  * inter-communicator: the parents' result, the children's {@link Intercomm#getParent}.
  *
  * <p>Info keys honoured: {@code wdir} (the children's working directory), {@code path} (where
- * the command is looked up), {@code host} (must name this host: Verbatim's mpirun starts
- * children only beside itself). Others are ignored, as MPI allows.
+ * the command is looked up), {@code host} (this host, or another that mpirun starts the ranks on
+ * over ssh, as for {@code mpirun --host}). Others are ignored, as MPI allows.
  */
 final class Spawn {
     /** The environment variable that carries the parents' port to the children. */
@@ -92,12 +92,24 @@ final class Spawn {
 
     /** MPI_Init of a spawned child: the inter-communicator to the parents, or null. */
     static Intercomm connectToParents() throws MPIException {
-        String port = System.getenv(PARENT_PORT);
-        if (port == null || port.isEmpty()) {
+        String given = System.getenv(PARENT_PORT);
+        if (given == null || given.isEmpty()) {
             return null;
         }
+        String port = given;
+        if (given.startsWith("pmi:")) {
+            // children started on another host: the port is kept out of command lines, in the
+            // world's key-value space under the key named here
+            try {
+                port = MPI.process().bootstrap().get(given.substring(4));
+            } catch (RuntimeException e) {
+                throw MPIException.of(ErrorClass.ERR_SPAWN, "MPI_Init: cannot fetch the parents' port ("
+                        + PARENT_PORT + "=" + given + "): " + e.getMessage());
+            }
+        }
+        final String parents = port;
         return ConnectAccept.run(MPI.COMM_WORLD, 0, "MPI_Init (connecting to the parents)",
-                mine -> Connect.exchange(port, mine, "MPI_Init"));
+                mine -> Connect.exchange(parents, mine, "MPI_Init"));
     }
 
     /** Checks the root's arguments and writes them as spawn fields; returns the child count. */
