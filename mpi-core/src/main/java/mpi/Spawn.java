@@ -16,8 +16,10 @@ import org.verbatim.runtime.base.ErrorClass;
  * inter-communicator: the parents' result, the children's {@link Intercomm#getParent}.
  *
  * <p>Info keys honoured: {@code wdir} (the children's working directory), {@code path} (where
- * the command is looked up), {@code host} (this host, or another that mpirun starts the ranks on
- * over ssh, as for {@code mpirun --host}). Others are ignored, as MPI allows.
+ * the command is looked up), {@code host} (hosts as {@code mpirun --host} takes them, {@code
+ * h1:2,h2}; others than this one get their ranks over ssh), {@code add-host} (the same, when
+ * {@code host} is not given), {@code hostfile} (a file of hosts as {@code mpirun --hostfile}
+ * reads). Others are ignored, as MPI allows.
  */
 final class Spawn {
     /** The environment variable that carries the parents' port to the children. */
@@ -141,8 +143,11 @@ final class Spawn {
             }
             add(fields, "maxprocs" + i, Integer.toString(maxprocs[i]));
             Info in = info == null ? null : info[i];
-            for (String key : new String[] {"wdir", "path", "host"}) {
+            for (String key : new String[] {"wdir", "path", "host", "hostfile"}) {
                 String v = in == null || in.isNull() ? null : in.get(key);
+                if (v == null && key.equals("host") && in != null && !in.isNull()) {
+                    v = in.get("add-host"); // Open MPI's: hosts added for this spawn, used as host
+                }
                 if (v != null) {
                     add(fields, key + i, v);
                 }

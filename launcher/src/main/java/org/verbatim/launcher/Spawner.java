@@ -127,48 +127,59 @@ final class Spawner {
     }
 
     private synchronized String spawnHere(SpawnRequest request) throws IOException {
-        String remoteHost = null;
+        List<List<Placement.HostRanks>> placements = new ArrayList<>();
+        boolean elsewhere = false;
         for (SpawnRequest.App app : request.apps()) {
-            boolean here = app.host() == null || HostList.isLocal(app.host()); // unknown host: refused
-            if (!here) {
-                remoteHost = app.host();
+            List<Placement.HostRanks> placed = app.placement(); // an unknown host or bad file: refused
+            boolean someHere = placed.isEmpty();
+            for (Placement.HostRanks h : placed) {
+                boolean here = HostList.isLocal(h.host());
+                someHere |= here;
+                elsewhere |= !here;
             }
-            if (here && app.wdir() != null && !Files.isDirectory(Path.of(app.wdir()))) {
+            if (someHere && app.wdir() != null && !Files.isDirectory(Path.of(app.wdir()))) {
                 throw new IllegalArgumentException("wdir " + app.wdir() + " is not a directory");
             }
+            placements.add(placed);
         }
         String kvs = jobId + "c" + worlds.size();
         int size = request.total();
         // a world with ranks elsewhere is served on every address, as a --host job is
-        PmiServer pmi = remoteHost == null ? new PmiServer(size, kvs, options.secret(), new ChildListener(kvs))
+        PmiServer pmi = !elsewhere ? new PmiServer(size, kvs, options.secret(), new ChildListener(kvs))
                 : new PmiServer(size, kvs, options.secret(), new ChildListener(kvs), new java.net.InetSocketAddress(0));
         pmi.preset(RemoteChildren.PARENT_PORT_KEY, request.port());
         ChildWorld world = new ChildWorld(kvs, pmi, size);
         worlds.add(world);
-        int rank = 0;
+        int base = 0;
         for (int a = 0; a < request.apps().size(); a++) {
             SpawnRequest.App app = request.apps().get(a);
-            boolean here = app.host() == null || HostList.isLocal(app.host());
-            if (!here) {
-                int first = rank;
-                int last = rank + app.maxprocs() - 1;
-                for (int k = 0; k < app.maxprocs(); k++, rank++) {
+            List<Placement.HostRanks> placed = placements.get(a);
+            if (placed.isEmpty()) {
+                placed = List.of(new Placement.HostRanks("localhost", 0, app.maxprocs() - 1));
+            }
+            for (Placement.HostRanks h : placed) {
+                int first = base + h.first();
+                int last = base + h.last();
+                if (HostList.isLocal(h.host())) {
+                    for (int rank = first; rank <= last; rank++) {
+                        world.appNums.add(a);
+                        start(world, rank, size, app, request.port());
+                    }
+                    continue;
+                }
+                for (int rank = first; rank <= last; rank++) {
                     world.appNums.add(a);
                     world.processes.add(null);
-                    world.commands.add(("(on " + app.host() + ") " + app.command() + " "
+                    world.commands.add(("(on " + h.host() + ") " + app.command() + " "
                             + String.join(" ", app.args())).trim());
                     world.remote[rank] = true;
                     running++;
                 }
-                remote.start(app.host(), first, last, size, app, parentClassPath,
-                        RemoteChildren.pmiHostToward(app.host()) + ":" + pmi.port(), out, err,
-                        (h, status) -> sshEnded(world, h, status));
-                continue;
+                remote.start(h.host(), first, last, size, app, parentClassPath,
+                        RemoteChildren.pmiHostToward(h.host()) + ":" + pmi.port(), out, err,
+                        (host, status) -> sshEnded(world, host, status));
             }
-            for (int k = 0; k < app.maxprocs(); k++, rank++) {
-                world.appNums.add(a);
-                start(world, rank, size, app, request.port());
-            }
+            base += app.maxprocs();
         }
         return kvs;
     }

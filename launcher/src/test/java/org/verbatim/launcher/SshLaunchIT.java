@@ -142,6 +142,19 @@ class SshLaunchIT {
         assertTrue(!r[2].contains("refused"), report);
     }
 
+    /** A host list in the info key: placed by slot, this host's child here, the others over ssh. */
+    @Test
+    void spawnedChildrenSplitOverAHostListBySlot() throws Exception {
+        String[] r = BinMpirunIT.run(ROOT, Map.of("VERBATIM_LAUNCHER_SSH", sshCommand), "-np", "1", "--timeout", "120",
+                "--no-aot", "-cp", classes(), SpawnProbe.class.getName(), "parent", "localhost:1,127.0.0.2:2", "3");
+        String report = String.join("\n", r);
+        assertEquals("0", r[0], report);
+        assertTrue(r[1].contains("child rank 0 of 3 ssh=false cwd=/tmp parents=1"), report);
+        assertTrue(r[1].contains("child rank 1 of 3 ssh=true cwd=/tmp parents=1"), report);
+        assertTrue(r[1].contains("child rank 2 of 3 ssh=true cwd=/tmp parents=1"), report);
+        assertTrue(r[1].contains("parent rank 0 children=3 sum of children=3"), report);
+    }
+
     @Test
     void aSpawnedChildFailingOnTheOtherHostEndsTheJobNamingIt() throws Exception {
         String[] r = BinMpirunIT.run(ROOT, Map.of("VERBATIM_LAUNCHER_SSH", sshCommand), "-np", "1", "--timeout", "120",
