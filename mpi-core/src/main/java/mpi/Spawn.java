@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.verbatim.bootstrap.PmiClient;
 import org.verbatim.bootstrap.PmiWire;
 import org.verbatim.runtime.base.ErrorClass;
 
@@ -57,18 +58,22 @@ final class Spawn {
                         + e.getMessage());
             }
             try {
-                List<String> request = new ArrayList<>(fields);
-                add(request, "port", port);
-                Map<String, String> reply;
-                try {
-                    reply = comm.process.bootstrap().service("spawn", request.toArray(String[]::new));
-                } catch (RuntimeException e) {
-                    throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": the process manager cannot "
-                            + "spawn: " + e.getMessage());
-                }
-                if (!"0".equals(reply.get("rc"))) {
-                    throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": "
-                            + PmiWire.decode(reply.getOrDefault("msg", "refused")));
+                if (comm.process.bootstrap() instanceof PmiClient pmi && !pmi.verbatimLauncher()) {
+                    MpichSpawn.spawn(pmi, commands, argv, maxprocs, info, port, call);
+                } else {
+                    List<String> request = new ArrayList<>(fields);
+                    add(request, "port", port);
+                    Map<String, String> reply;
+                    try {
+                        reply = comm.process.bootstrap().service("spawn", request.toArray(String[]::new));
+                    } catch (RuntimeException e) {
+                        throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": the process manager cannot "
+                                + "spawn: " + e.getMessage());
+                    }
+                    if (!"0".equals(reply.get("rc"))) {
+                        throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": "
+                                + PmiWire.decode(reply.getOrDefault("msg", "refused")));
+                    }
                 }
                 ServerSocket server = Ports.server(port);
                 Ports.Address a = Ports.parse(port);
@@ -95,6 +100,15 @@ final class Spawn {
     /** MPI_Init of a spawned child: the inter-communicator to the parents, or null. */
     static Intercomm connectToParents() throws MPIException {
         String given = System.getenv(PARENT_PORT);
+        if ((given == null || given.isEmpty()) && MPI.process().bootstrap() instanceof PmiClient pmi
+                && !pmi.verbatimLauncher()) {
+            try {
+                given = MpichSpawn.parentPort(pmi); // spawned by another PMI-1 process manager
+            } catch (RuntimeException e) {
+                throw MPIException.of(ErrorClass.ERR_SPAWN, "MPI_Init: spawned (PMI_SPAWNED=1) but the "
+                        + "parents' port (" + MpichSpawn.PARENT_KEY + ") cannot be read: " + e.getMessage());
+            }
+        }
         if (given == null || given.isEmpty()) {
             return null;
         }

@@ -9,6 +9,7 @@ import mpi.MPI;
  * class with info {@code host=HOST} (and {@code wdir} = /tmp), then sums the children's ranks
  * over the inter-communicator; {@code child} (started by the spawn) says where it runs and
  * answers. {@code crash} as the last word makes child 1 exit with status 5 after MPI_Init.
+ * {@code names}: rank 0 publishes, looks up and withdraws a name, and says whether that worked.
  */
 public final class SpawnProbe {
     private SpawnProbe() {
@@ -17,6 +18,23 @@ public final class SpawnProbe {
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
+        if (args[0].equals("names")) {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            try {
+                if (rank == 0) {
+                    String port = mpi.Intracomm.openPort();
+                    mpi.Intracomm.publishName("verbatim-probe", port);
+                    String found = mpi.Intracomm.lookupName("verbatim-probe");
+                    mpi.Intracomm.unpublishName("verbatim-probe", port);
+                    System.out.println("names " + (port.equals(found) ? "ok" : "wrong port " + found));
+                    mpi.Intracomm.closePort(port);
+                }
+            } catch (mpi.MPIException e) {
+                System.out.println("names refused: class " + e.getErrorClass() + ": " + e.getMessage());
+            }
+            MPI.Finalize();
+            return;
+        }
         if (args[0].equals("parent")) {
             Info info = new Info();
             info.set("host", args[1]);
