@@ -192,7 +192,7 @@ final class ForeignInboxes implements org.verbatim.spi.DynamicPeers {
     }
 
     /** A parsed card; null from {@link #parse} when it is not one of this version. */
-    private record Card(String boot, String pidNamespace, String uid, long pid, int inboxFd, int eventFd, long probe,
+    record Card(String boot, String pidNamespace, String uid, long pid, int inboxFd, int eventFd, long probe,
                         boolean cma, boolean ptraceable, int maxRecord) {
         static Card parse(String card) {
             if (card == null) {
