@@ -624,6 +624,35 @@ public final class PointToPoint implements AutoCloseable {
         }
     }
 
+    /**
+     * This process's point-to-point operations on communicator context {@code context} that are
+     * not complete, in words (MPI_Comm_disconnect): receives posted and not matched yet
+     * ({@code unmatched} true), or also the matched ones and sends whose transfer has not ended.
+     */
+    public java.util.List<String> openOn(int context, boolean unmatchedOnly) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        lock.lock();
+        try {
+            queues.forEachPosted(r -> {
+                if (r.context == context && !r.isComplete()) {
+                    out.add("a receive (source " + r.source + ", tag " + r.tag + ") that no message matched");
+                }
+            });
+            if (!unmatchedOnly) {
+                table.forEach(o -> {
+                    if (o instanceof SendOp s && s.context == context && !s.isComplete()) {
+                        out.add("a send (tag " + s.tag + ") whose transfer has not ended");
+                    } else if (o instanceof RecvOp r && r.context == context && !r.isComplete() && !r.posted) {
+                        out.add("a receive (source " + r.source + ", tag " + r.tag + ") still receiving");
+                    }
+                });
+            }
+        } finally {
+            lock.unlock();
+        }
+        return out;
+    }
+
     /** Requests in flight (sends waiting for FIN/ACK, rendezvous reads). */
     public int inFlight() {
         return table.inFlight();
