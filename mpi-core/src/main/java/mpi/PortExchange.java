@@ -58,12 +58,7 @@ final class PortExchange {
                     refusals.accept("verbatim: refused a connection to port " + Ports.withoutToken(server)
                             + " from " + s.getInetAddress().getHostAddress() + " (" + why
                             + "); still accepting");
-                    try {
-                        out.writeInt(-1);
-                        out.flush();
-                    } catch (IOException gone) {
-                        // it hung up already
-                    }
+                    refuse(s, out);
                     continue;
                 }
                 s.setSoTimeout(0);
@@ -75,6 +70,32 @@ final class PortExchange {
             }
         }
     }
+
+    /**
+     * Answers a refused connection: -1, then the end of the stream; what it still sends is read
+     * and dropped (for at most {@link #REFUSAL_DRAIN_MILLIS}), so that closing does not reset the
+     * connection, which could throw the -1 away before the other side reads it.
+     */
+    private static void refuse(Socket s, DataOutputStream out) {
+        try {
+            out.writeInt(-1);
+            out.flush();
+            s.shutdownOutput();
+            s.setSoTimeout(REFUSAL_DRAIN_MILLIS);
+            java.io.InputStream in = s.getInputStream();
+            byte[] sink = new byte[512];
+            long dropped = 0;
+            int n;
+            while (dropped < REFUSAL_DRAIN_BYTES && (n = in.read(sink)) >= 0) {
+                dropped += n;
+            }
+        } catch (IOException gone) {
+            // it hung up already, or kept quiet past the drain time: closing is all that is left
+        }
+    }
+
+    private static final int REFUSAL_DRAIN_MILLIS = 200;
+    private static final int REFUSAL_DRAIN_BYTES = 64 * 1024;
 
     /** Null when the connection presented the token, else why not. */
     private static String hello(DataInputStream in, String token) {

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -43,9 +43,7 @@ class PortExchangeTest {
             assertTrue(e.getMessage().contains("refused"), e.getMessage());
             // a stranger who sends something else, and one who hangs up at once
             try (Socket s = new Socket(a.addresses().getLast().getAddress(), a.addresses().getLast().getPort())) {
-                DataOutputStream out = new DataOutputStream(s.getOutputStream());
-                out.writeBytes("GET / HTTP/1.0\r\n\r\n");
-                out.flush();
+                s.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 assertEquals(-1, new DataInputStream(s.getInputStream()).readInt());
             }
             new Socket(a.addresses().getLast().getAddress(), a.addresses().getLast().getPort()).close();
