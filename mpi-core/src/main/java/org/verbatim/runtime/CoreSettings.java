@@ -71,7 +71,8 @@ public final class CoreSettings implements SettingsProvider {
             "MPI_Init's warm-up exchange with a partner (world ranks 2k and 2k+1, over whichever "
                     + "transport reaches it), so that the JVM compiles the point-to-point path before "
                     + "the program's first message: auto (on when the ranks spin, that is no more "
-                    + "ranks on a host than cores, and the profiler is off), on, or off.",
+                    + "ranks on a host than cores, the profiler is off and the partner is reached "
+                    + "over shm or tcp), on (also over ib), or off.",
             "auto", "on", "off");
     public static final Setting WARMUP_TRACE = new Setting("verbatim.core.warmup-trace", "false",
             "Print the warm-up's progress and duration (to see what it costs at MPI_Init).");
