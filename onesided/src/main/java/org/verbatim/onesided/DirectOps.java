@@ -87,13 +87,9 @@ final class DirectOps {
             w.ctx.dispatch().untrack(id);
             outstanding[t]--;
             if (status != CompletionStatus.OK) {
-                int cls = status == CompletionStatus.REMOTE_ACCESS_ERROR ? ErrorClass.ERR_RMA_RANGE
-                        : ErrorClass.ERR_OTHER;
+                int cls = failure(status);
                 if (h.request() != null) {
                     h.request().failed(cls);
-                }
-                if (w.deferredError == 0) {
-                    w.deferredError = cls;
                 }
             } else if (h.request() != null) {
                 h.request().arrived(h.bytes());
@@ -147,11 +143,7 @@ final class DirectOps {
             w.ctx.dispatch().untrack(id);
             outstanding[t]--;
             if (status != CompletionStatus.OK && failed[0] == 0) {
-                failed[0] = status == CompletionStatus.REMOTE_ACCESS_ERROR
-                        ? ErrorClass.ERR_RMA_RANGE : ErrorClass.ERR_OTHER;
-                if (w.deferredError == 0) {
-                    w.deferredError = failed[0];
-                }
+                failed[0] = failure(status);
             }
             if (--left[0] == 0 && h.request() != null) {
                 if (failed[0] != 0) {
@@ -191,6 +183,19 @@ final class DirectOps {
         if (!post.retry()) {
             w.ctx.dispatch().pending(post);
         }
+    }
+
+    /**
+     * The error class of a failed RDMA completion (a refused access is out of the window's
+     * range), kept as the window's deferred error if it is the first.
+     */
+    private int failure(int status) {
+        int cls = status == CompletionStatus.REMOTE_ACCESS_ERROR ? ErrorClass.ERR_RMA_RANGE
+                : ErrorClass.ERR_OTHER;
+        if (w.deferredError == 0) {
+            w.deferredError = cls;
+        }
+        return cls;
     }
 
     /** Waits until the direct operations to {@code t} are complete and their writes placed. */
