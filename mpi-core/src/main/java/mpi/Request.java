@@ -288,7 +288,8 @@ public class Request implements Freeable {
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
         MPI.check();
         int idle = 0;
-        while (!allComplete(requests)) {
+        for (int from = firstIncomplete(requests, 0); from < requests.length;
+                from = firstIncomplete(requests, from)) {
             idle = progressAll(requests) > 0 ? 0 : idleStep(idle);
         }
         return finishAll(requests);
@@ -298,7 +299,8 @@ public class Request implements Freeable {
     public static void waitAll(Request[] requests) throws MPIException {
         MPI.check();
         int idle = 0;
-        while (!allComplete(requests)) {
+        for (int from = firstIncomplete(requests, 0); from < requests.length;
+                from = firstIncomplete(requests, from)) {
             idle = progressAll(requests) > 0 ? 0 : idleStep(idle);
         }
         retireAll(requests);
@@ -324,12 +326,24 @@ public class Request implements Freeable {
     }
 
     private static boolean allComplete(Request[] requests) {
-        for (Request q : requests) {
+        return firstIncomplete(requests, 0) == requests.length;
+    }
+
+    /**
+     * The index of the first active, incomplete request at or after {@code from}, or the
+     * array's length. The wait loops resume from the index this returned last time (a completed
+     * request stays complete until it is retired), so a window of n requests completing in order
+     * costs n checks, not n*n/2 (issue 17: 64 iRecvs rescanned from the start on every progress
+     * pass).
+     */
+    private static int firstIncomplete(Request[] requests, int from) {
+        for (int i = from; i < requests.length; i++) {
+            Request q = requests[i];
             if (q != null && q.active() && !q.impl.isComplete()) {
-                return false;
+                return i;
             }
         }
-        return true;
+        return requests.length;
     }
 
     private static Status[] finishAll(Request[] requests) throws MPIException {
