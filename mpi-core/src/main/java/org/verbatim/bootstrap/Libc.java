@@ -14,8 +14,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The libc calls of the PMI client and its launcher watch: descriptor I/O, the TCP connection of
- * {@code PMI_PORT}, poll, prctl and getppid. Bound on first use, so that a singleton never needs
- * native access; errno is captured and read only when a call failed.
+ * {@code PMI_PORT}, poll, prctl and getppid. Each bound at its first use, so that a singleton
+ * never needs native access and a rank links only what it calls; errno is captured and read only when a call failed.
  */
 @SuppressWarnings("restricted")
 final class Libc {
@@ -25,41 +25,65 @@ final class Libc {
     static final int EINTR = 4;
     static final int EAGAIN = 11;
 
-    private static final MethodHandle READ;
-    private static final MethodHandle WRITE;
-    private static final MethodHandle CLOSE;
-    private static final MethodHandle SOCKET;
-    private static final MethodHandle CONNECT;
-    private static final MethodHandle SETSOCKOPT;
-    private static final MethodHandle POLL;
-    private static final MethodHandle PRCTL;
-    private static final MethodHandle GETPPID;
-    private static final MethodHandle STRERROR;
+    /**
+     * Each call is linked at its first use, through a holder class of its own: linking a
+     * downcall costs a cold JVM about 20 ms of CPU (the stub and the method-handle classes spun
+     * for its shape), and a rank uses only some of these (issue 16: start-up of many ranks).
+     */
+    private static final Linker.Option ERRNO_STATE = Linker.Option.captureCallState("errno");
 
-    static {
+    private static MethodHandle link(String name, FunctionDescriptor descriptor,
+                                     Linker.Option... options) {
         Linker linker = Linker.nativeLinker();
-        Linker.Option errno = Linker.Option.captureCallState("errno");
-        var lookup = linker.defaultLookup();
-        READ = linker.downcallHandle(lookup.findOrThrow("read"),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
-        WRITE = linker.downcallHandle(lookup.findOrThrow("write"),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
-        CLOSE = linker.downcallHandle(lookup.findOrThrow("close"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
-        SOCKET = linker.downcallHandle(lookup.findOrThrow("socket"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), errno);
-        CONNECT = linker.downcallHandle(lookup.findOrThrow("connect"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), errno);
-        SETSOCKOPT = linker.downcallHandle(lookup.findOrThrow("setsockopt"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), errno);
-        POLL = linker.downcallHandle(lookup.findOrThrow("poll"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), errno);
-        PRCTL = linker.downcallHandle(lookup.findOrThrow("prctl"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), errno,
-                Linker.Option.firstVariadicArg(1));
-        GETPPID = linker.downcallHandle(lookup.findOrThrow("getppid"), FunctionDescriptor.of(JAVA_INT));
-        STRERROR = linker.downcallHandle(lookup.findOrThrow("strerror"),
-                FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        return linker.downcallHandle(linker.defaultLookup().findOrThrow(name), descriptor, options);
+    }
+
+    private static final class Read {
+        static final MethodHandle H = link("read",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO_STATE);
+    }
+
+    private static final class Write {
+        static final MethodHandle H = link("write",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO_STATE);
+    }
+
+    private static final class Close {
+        static final MethodHandle H = link("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), ERRNO_STATE);
+    }
+
+    private static final class Socket {
+        static final MethodHandle H = link("socket",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_STATE);
+    }
+
+    private static final class Connect {
+        static final MethodHandle H = link("connect",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), ERRNO_STATE);
+    }
+
+    private static final class SetSockOpt {
+        static final MethodHandle H = link("setsockopt",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT),
+                ERRNO_STATE);
+    }
+
+    private static final class Poll {
+        static final MethodHandle H = link("poll",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), ERRNO_STATE);
+    }
+
+    private static final class Prctl {
+        static final MethodHandle H = link("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG),
+                ERRNO_STATE, Linker.Option.firstVariadicArg(1));
+    }
+
+    private static final class GetPpid {
+        static final MethodHandle H = link("getppid", FunctionDescriptor.of(JAVA_INT));
+    }
+
+    private static final class StrError {
+        static final MethodHandle H = link("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     }
 
     private Libc() {
@@ -67,7 +91,7 @@ final class Libc {
 
     static long read(MemorySegment state, int fd, MemorySegment buf, long len) {
         try {
-            return (long) READ.invokeExact(state, fd, buf, len);
+            return (long) Read.H.invokeExact(state, fd, buf, len);
         } catch (Throwable t) {
             throw failed("read", t);
         }
@@ -75,7 +99,7 @@ final class Libc {
 
     static long write(MemorySegment state, int fd, MemorySegment buf, long len) {
         try {
-            return (long) WRITE.invokeExact(state, fd, buf, len);
+            return (long) Write.H.invokeExact(state, fd, buf, len);
         } catch (Throwable t) {
             throw failed("write", t);
         }
@@ -83,7 +107,7 @@ final class Libc {
 
     static int close(MemorySegment state, int fd) {
         try {
-            return (int) CLOSE.invokeExact(state, fd);
+            return (int) Close.H.invokeExact(state, fd);
         } catch (Throwable t) {
             throw failed("close", t);
         }
@@ -91,7 +115,7 @@ final class Libc {
 
     static int socket(MemorySegment state, int domain, int type, int protocol) {
         try {
-            return (int) SOCKET.invokeExact(state, domain, type, protocol);
+            return (int) Socket.H.invokeExact(state, domain, type, protocol);
         } catch (Throwable t) {
             throw failed("socket", t);
         }
@@ -99,7 +123,7 @@ final class Libc {
 
     static int connect(MemorySegment state, int fd, MemorySegment address, int length) {
         try {
-            return (int) CONNECT.invokeExact(state, fd, address, length);
+            return (int) Connect.H.invokeExact(state, fd, address, length);
         } catch (Throwable t) {
             throw failed("connect", t);
         }
@@ -107,7 +131,7 @@ final class Libc {
 
     static int setsockopt(MemorySegment state, int fd, int level, int name, MemorySegment value, int length) {
         try {
-            return (int) SETSOCKOPT.invokeExact(state, fd, level, name, value, length);
+            return (int) SetSockOpt.H.invokeExact(state, fd, level, name, value, length);
         } catch (Throwable t) {
             throw failed("setsockopt", t);
         }
@@ -116,7 +140,7 @@ final class Libc {
     /** poll(fds, count, timeoutMillis): ready descriptors, 0 on timeout, -1 on error. */
     static int poll(MemorySegment state, MemorySegment fds, long count, int timeoutMillis) {
         try {
-            return (int) POLL.invokeExact(state, fds, count, timeoutMillis);
+            return (int) Poll.H.invokeExact(state, fds, count, timeoutMillis);
         } catch (Throwable t) {
             throw failed("poll", t);
         }
@@ -124,7 +148,7 @@ final class Libc {
 
     static int prctl(MemorySegment state, int option, long arg) {
         try {
-            return (int) PRCTL.invokeExact(state, option, arg);
+            return (int) Prctl.H.invokeExact(state, option, arg);
         } catch (Throwable t) {
             throw failed("prctl", t);
         }
@@ -132,7 +156,7 @@ final class Libc {
 
     static int getppid() {
         try {
-            return (int) GETPPID.invokeExact();
+            return (int) GetPpid.H.invokeExact();
         } catch (Throwable t) {
             throw failed("getppid", t);
         }
@@ -145,7 +169,7 @@ final class Libc {
     /** "Connection refused (errno 111)". */
     static String describe(int errno) {
         try {
-            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            MemorySegment text = (MemorySegment) StrError.H.invokeExact(errno);
             return text.reinterpret(256).getString(0) + " (errno " + errno + ")";
         } catch (Throwable t) {
             return "errno " + errno;

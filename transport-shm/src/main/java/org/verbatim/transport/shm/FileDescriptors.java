@@ -33,40 +33,63 @@ final class FileDescriptors {
     private static final long SYS_PIDFD_OPEN = 434;
     private static final long SYS_PIDFD_GETFD = 438;
 
-    private static final MethodHandle OPEN;
-    private static final MethodHandle CLOSE;
-    private static final MethodHandle FTRUNCATE;
-    private static final MethodHandle EVENTFD;
-    private static final MethodHandle READ;
-    private static final MethodHandle WRITE;
-    private static final MethodHandle PPOLL;
-    private static final MethodHandle SYSCALL2;
-    private static final MethodHandle SYSCALL3;
+    /**
+     * Each call is linked at its first use, through a holder class of its own: linking a
+     * downcall costs a cold JVM about 20 ms of CPU (its stub and the method-handle classes spun
+     * for its shape), and a rank needs only some of these (issue 16: start-up of many ranks).
+     */
+    private static final Linker.Option ERRNO_STATE = Linker.Option.captureCallState("errno");
 
-    static {
+    private static MethodHandle link(String name, FunctionDescriptor descriptor,
+                                     Linker.Option... options) {
         Linker linker = Linker.nativeLinker();
-        Linker.Option errno = Linker.Option.captureCallState("errno");
-        var lookup = linker.defaultLookup();
-        OPEN = linker.downcallHandle(lookup.findOrThrow("open"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), errno,
+        return linker.downcallHandle(linker.defaultLookup().findOrThrow(name), descriptor, options);
+    }
+
+    private static final class Open {
+        static final MethodHandle H = link("open",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), ERRNO_STATE,
                 Linker.Option.firstVariadicArg(2));
-        CLOSE = linker.downcallHandle(lookup.findOrThrow("close"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
-        FTRUNCATE = linker.downcallHandle(lookup.findOrThrow("ftruncate"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), errno);
-        EVENTFD = linker.downcallHandle(lookup.findOrThrow("eventfd"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), errno);
-        READ = linker.downcallHandle(lookup.findOrThrow("read"),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
-        WRITE = linker.downcallHandle(lookup.findOrThrow("write"),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), errno);
-        PPOLL = linker.downcallHandle(lookup.findOrThrow("ppoll"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), errno);
-        SYSCALL2 = linker.downcallHandle(lookup.findOrThrow("syscall"),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT), errno,
+    }
+
+    private static final class Close {
+        static final MethodHandle H = link("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), ERRNO_STATE);
+    }
+
+    private static final class Ftruncate {
+        static final MethodHandle H = link("ftruncate",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), ERRNO_STATE);
+    }
+
+    private static final class EventFd {
+        static final MethodHandle H = link("eventfd",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_STATE);
+    }
+
+    private static final class Read {
+        static final MethodHandle H = link("read",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO_STATE);
+    }
+
+    private static final class Write {
+        static final MethodHandle H = link("write",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO_STATE);
+    }
+
+    private static final class Ppoll {
+        static final MethodHandle H = link("ppoll",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), ERRNO_STATE);
+    }
+
+    private static final class Syscall2 {
+        static final MethodHandle H = link("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT), ERRNO_STATE,
                 Linker.Option.firstVariadicArg(1));
-        SYSCALL3 = linker.downcallHandle(lookup.findOrThrow("syscall"),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT), errno,
+    }
+
+    private static final class Syscall3 {
+        static final MethodHandle H = link("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT), ERRNO_STATE,
                 Linker.Option.firstVariadicArg(1));
     }
 
@@ -76,7 +99,7 @@ final class FileDescriptors {
     /** open(path, flags, mode); the descriptor or -1. */
     static int open(MemorySegment errno, String path, int flags, int mode) {
         try (Arena arena = Arena.ofConfined()) {
-            return (int) OPEN.invokeExact(errno, arena.allocateFrom(path), flags, mode);
+            return (int) Open.H.invokeExact(errno, arena.allocateFrom(path), flags, mode);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -84,7 +107,7 @@ final class FileDescriptors {
 
     static int close(MemorySegment errno, int fd) {
         try {
-            return (int) CLOSE.invokeExact(errno, fd);
+            return (int) Close.H.invokeExact(errno, fd);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -92,7 +115,7 @@ final class FileDescriptors {
 
     static int ftruncate(MemorySegment errno, int fd, long length) {
         try {
-            return (int) FTRUNCATE.invokeExact(errno, fd, length);
+            return (int) Ftruncate.H.invokeExact(errno, fd, length);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -100,7 +123,7 @@ final class FileDescriptors {
 
     static int eventfd(MemorySegment errno, int initial, int flags) {
         try {
-            return (int) EVENTFD.invokeExact(errno, initial, flags);
+            return (int) EventFd.H.invokeExact(errno, initial, flags);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -108,7 +131,7 @@ final class FileDescriptors {
 
     static long read(MemorySegment errno, int fd, MemorySegment buffer, long length) {
         try {
-            return (long) READ.invokeExact(errno, fd, buffer, length);
+            return (long) Read.H.invokeExact(errno, fd, buffer, length);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -116,7 +139,7 @@ final class FileDescriptors {
 
     static long write(MemorySegment errno, int fd, MemorySegment buffer, long length) {
         try {
-            return (long) WRITE.invokeExact(errno, fd, buffer, length);
+            return (long) Write.H.invokeExact(errno, fd, buffer, length);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -125,7 +148,7 @@ final class FileDescriptors {
     /** ppoll(fds, count, timeout, NULL); the number of ready descriptors, 0 on timeout, or -1. */
     static int ppoll(MemorySegment errno, MemorySegment fds, long count, MemorySegment timespec) {
         try {
-            return (int) PPOLL.invokeExact(errno, fds, count, timespec, MemorySegment.NULL);
+            return (int) Ppoll.H.invokeExact(errno, fds, count, timespec, MemorySegment.NULL);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -134,7 +157,7 @@ final class FileDescriptors {
     /** pidfd_open(pid, 0): a descriptor for the process, or -1. */
     static int pidfdOpen(MemorySegment errno, int pid) {
         try {
-            return (int) (long) SYSCALL2.invokeExact(errno, SYS_PIDFD_OPEN, pid, 0);
+            return (int) (long) Syscall2.H.invokeExact(errno, SYS_PIDFD_OPEN, pid, 0);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
@@ -143,7 +166,7 @@ final class FileDescriptors {
     /** pidfd_getfd(pidfd, targetfd, 0): a duplicate of the process's descriptor, or -1. */
     static int pidfdGetfd(MemorySegment errno, int pidfd, int targetFd) {
         try {
-            return (int) (long) SYSCALL3.invokeExact(errno, SYS_PIDFD_GETFD, pidfd, targetFd, 0);
+            return (int) (long) Syscall3.H.invokeExact(errno, SYS_PIDFD_GETFD, pidfd, targetFd, 0);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
         }
