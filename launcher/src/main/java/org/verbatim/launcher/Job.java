@@ -313,7 +313,7 @@ public final class Job {
         int code = p.exitValue();
         if (link != null) {
             link.reportExit(rank, code, describeRank(rank, p) + " on " + org.verbatim.bootstrap.HostInfo.hostName()
-                    + " " + describeExit(code));
+                    + " " + ExitStatus.describe(code));
         }
         synchronized (lock) {
             running--;
@@ -322,7 +322,7 @@ public final class Job {
                 if (code == CONFIG_STATUS) {
                     fail("", code); // the rank printed the one line that says which setting
                 } else if (code != 0) {
-                    fail("mpirun: " + describeRank(rank, p) + " " + describeExit(code) + "; ending the job", code);
+                    fail("mpirun: " + describeRank(rank, p) + " " + ExitStatus.describe(code) + "; ending the job", code);
                 } else if (pmi != null && pmi.initialized(rank) && !pmi.finalized(rank)) {
                     fail("mpirun: " + describeRank(rank, p) + " exited with status 0 without finalizing PMI "
                             + "(MPI_Finalize missing?); ending the job", 1);
@@ -365,35 +365,6 @@ public final class Job {
     static final int CONFIG_STATUS = 78;
     private static final long SIGINT_GRACE_MILLIS = 1000;
 
-    /** "was killed by signal 9 (SIGKILL)" or "exited with status 3". */
-    static String describeExit(int code) {
-        // Java reports a death by signal s as 128 + s.
-        if (code > 128 && code < 128 + 65) {
-            int signal = code - 128;
-            return "was killed by signal " + signal + signalName(signal);
-        }
-        return "exited with status " + code;
-    }
-
-    private static String signalName(int s) {
-        String name = switch (s) {
-            case 1 -> "SIGHUP";
-            case 2 -> "SIGINT";
-            case 3 -> "SIGQUIT";
-            case 4 -> "SIGILL";
-            case 6 -> "SIGABRT";
-            case 7 -> "SIGBUS";
-            case 8 -> "SIGFPE";
-            case 9 -> "SIGKILL";
-            case 11 -> "SIGSEGV";
-            case 13 -> "SIGPIPE";
-            case 14 -> "SIGALRM";
-            case 15 -> "SIGTERM";
-            default -> null;
-        };
-        return name == null ? "" : " (" + name + ")";
-    }
-
     private static String describeRank(int rank, Process p) {
         return "rank " + rank + " (pid " + p.pid() + ")";
     }
@@ -418,12 +389,12 @@ public final class Job {
         return remoteRunning > 0 ? here + " here and " + remoteRunning + " on joined hosts" : here;
     }
 
-    /**
-     * SIGTERM to every rank still alive and its descendants, SIGKILL after the grace period.
-     * Signals go through the ProcessHandle: Process.destroy() would also close the rank's output
-     * pipes, losing what it wrote just before (an abort's reason, a failing rank's last lines).
-     */
+    /** SIGTERM to every rank still alive and its descendants, SIGKILL after the grace period. */
     private void stopAll() throws InterruptedException {
+        ProcessStops.terminate(allProcesses(), TERM_GRACE_MILLIS);
+    }
+
+    private List<Process> allProcesses() {
         List<Process> all;
         synchronized (lock) {
             all = new ArrayList<>(processes);
@@ -431,43 +402,12 @@ public final class Job {
         if (spawner != null) {
             all.addAll(spawner.processes());
         }
-        for (Process p : all) {
-            if (p.isAlive()) {
-                p.descendants().forEach(ProcessHandle::destroy);
-                p.toHandle().destroy();
-            }
-        }
-        long deadline = System.currentTimeMillis() + TERM_GRACE_MILLIS;
-        for (Process p : all) {
-            long left = deadline - System.currentTimeMillis();
-            if (left > 0) {
-                p.waitFor(left, TimeUnit.MILLISECONDS);
-            }
-        }
-        for (Process p : all) {
-            if (p.isAlive()) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.toHandle().destroyForcibly();
-            }
-        }
-        for (Process p : all) {
-            p.waitFor(5, TimeUnit.SECONDS);
-        }
+        return all;
     }
 
     /** mpirun itself got SIGINT or SIGTERM: take the ranks and their files down with it. */
     private void emergencyStop() {
-        List<Process> all;
-        synchronized (lock) {
-            all = new ArrayList<>(processes);
-        }
-        if (spawner != null) {
-            all.addAll(spawner.processes());
-        }
-        for (Process p : all) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-        }
+        ProcessStops.kill(allProcesses());
         if (remotes != null) {
             remotes.kill();
         }

@@ -273,7 +273,7 @@ final class Spawner {
         synchronized (this) {
             running--;
             if (code != 0) {
-                failure = "mpirun: " + world.describe(rank) + " " + Job.describeExit(code) + "; ending the job";
+                failure = "mpirun: " + world.describe(rank) + " " + ExitStatus.describe(code) + "; ending the job";
             } else if (world.pmi.initialized(rank) && !world.pmi.finalized(rank)) {
                 failure = "mpirun: " + world.describe(rank) + " exited with status 0 without finalizing PMI "
                         + "(MPI_Finalize missing?); ending the job";

@@ -89,13 +89,6 @@ class LaunchOptionsTest {
     }
 
     @Test
-    void exitDescriptionsNameTheSignal() {
-        assertEquals("was killed by signal 9 (SIGKILL)", Job.describeExit(137));
-        assertEquals("was killed by signal 11 (SIGSEGV)", Job.describeExit(139));
-        assertEquals("exited with status 3", Job.describeExit(3));
-    }
-
-    @Test
     void rankRangesForJobsOverSeveralHosts() {
         LaunchOptions o = LaunchOptions.parse(new String[] {"-np", "4", "--ranks", "0-1", "--listen", "0.0.0.0:7400",
             "true"});
