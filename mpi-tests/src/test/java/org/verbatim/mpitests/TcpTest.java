@@ -37,6 +37,16 @@ class TcpTest {
     }
 
     /**
+     * Six ranks: once a rank has more than TcpTransport.DIRECT_READ_MAX (4) connections, progress
+     * goes back from reading each socket directly to the selector; the collectives (all-to-all
+     * among them) connect every pair, so both ways and the switch between them are used.
+     */
+    @Test
+    void collectivesOverTcpAtSixRanks() throws Exception {
+        MpiJob.run(6, 300, List.of(TCP), "256m", CollectivesProgram.class).assertAllPassed(6, 60);
+    }
+
+    /**
      * IPv6: with verbatim.tcp.if-include naming ::1/128 the only address a rank offers is ::1 (a
      * subnet that matches nothing is an error), so the ranks can only have connected over IPv6.
      * Skipped where the loopback interface has no IPv6 address.

@@ -257,6 +257,7 @@ final class Connector {
             connecting--;
         }
         l.key.interestOps(SelectionKey.OP_READ);
+        transport.linksChanged();
         l.flush();
     }
 
