@@ -103,12 +103,12 @@ public final class OneSidedPatterns {
         MPI.Finalize();
     }
 
-    private Win window(long bytes, Info info) throws MPIException {
+    private Win window(int bytes, Info info) throws MPIException {
         if (allocate) {
             return new Win(bytes, 1, info, MPI.COMM_WORLD, MPI.newByteBuffer(1),
                     Win.FLAVOR_PRIVATE);
         }
-        return new Win(MPI.newByteBuffer((int) bytes), (int) bytes, 1, info, MPI.COMM_WORLD);
+        return new Win(MPI.newByteBuffer(bytes), bytes, 1, info, MPI.COMM_WORLD);
     }
 
     private Info fenceInfo(String design) throws MPIException {
@@ -199,7 +199,7 @@ public final class OneSidedPatterns {
             }
         }
         for (String design : fences) {
-            Win win = window((long) max * neighbours, fenceInfo(design));
+            Win win = window(Math.multiplyExact(max, neighbours), fenceInfo(design));
             for (int s = min; s <= max; s *= 4) {
                 int iters = s > 65536 ? Math.max(20, iterations / 10) : iterations;
                 exchange(win, origin, s, to, iters / 5 + 1);
