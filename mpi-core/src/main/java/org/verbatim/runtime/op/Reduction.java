@@ -22,7 +22,8 @@ import java.util.Objects;
  * replace and never compare equal.</li>
  * </ul>
  * Integer and floating-point elements whose inout side is native memory (windows, direct buffers)
- * are combined where they are ({@link InPlace}); otherwise the kernels are loops over Java
+ * are combined where they are ({@link InPlace}), from {@link InPlace#MIN_COUNT} elements on;
+ * otherwise the kernels are loops over Java
  * arrays, run in place on heap segments of the matching array type and through per-thread
  * staging arrays for everything else ({@link Staging}). They allocate nothing after a thread's
  * first call, and read and write in native byte order.
@@ -54,7 +55,7 @@ public final class Reduction {
             MemorySegment.copy(in, inOffset, inout, inoutOffset, bytes);
             return;
         }
-        if (inout.isNative() && InPlace.takes(kind)) {
+        if (count >= InPlace.MIN_COUNT && inout.isNative() && InPlace.takes(kind)) {
             InPlace.reduce(op, kind, in, inOffset, inout, inoutOffset, count);
             return;
         }
