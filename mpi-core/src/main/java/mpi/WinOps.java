@@ -1,6 +1,7 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.RequestState;
 import org.verbatim.runtime.rma.RmaTarget;
@@ -17,6 +18,8 @@ import org.verbatim.runtime.op.OpCode;
  */
 final class WinOps {
     private final Win win;
+    /** Segments of the direct buffers of the last calls. */
+    private final BufferSegments segments = new BufferSegments();
 
     WinOps(Win win) {
         this.win = win;
@@ -134,12 +137,15 @@ final class WinOps {
      * touch the origin buffer until the operation completes, so packing now sends what it
      * would send later).
      */
-    private static MemorySegment origin(Object buf, int count, Datatype type, int targetCount,
+    private MemorySegment origin(Object buf, int count, Datatype type, int targetCount,
                                         Datatype targetType, boolean written)
             throws MPIException {
         match(buf, count, type, targetCount, targetType);
         if (type.isLayout()) {
             return LayoutBuffers.pack(LayoutBuffers.forSend(buf, count, type));
+        }
+        if (buf instanceof Buffer b && b.isDirect() && !(written && b.isReadOnly())) {
+            return Buffers.sized(segments.whole(b, type), buf, type, type.bytes(count));
         }
         return written ? Buffers.forReceive(buf, count, type)
                 : Buffers.segment(buf, type, type.bytes(count));
@@ -149,7 +155,7 @@ final class WinOps {
      * Result memory: the buffer itself for a contiguous type, else a packed staging segment and
      * the unpack the window runs when the result is complete (the gaps keep their values).
      */
-    private static Staged resultSide(Object buf, int count, Datatype type, int targetCount,
+    private Staged resultSide(Object buf, int count, Datatype type, int targetCount,
                                      Datatype targetType) throws MPIException {
         if (!type.isLayout()) {
             return new Staged(origin(buf, count, type, targetCount, targetType, true), null);

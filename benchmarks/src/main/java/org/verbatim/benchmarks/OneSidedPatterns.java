@@ -11,7 +11,7 @@ import mpi.Win;
  * The one-sided papers' patterns (docs/benchmarks.md, "The papers' figures"):
  * <pre>
  *   OneSidedPatterns overlap  [--fence LIST] [--win create|allocate] [--min B] [--max B]
- *                             [--iterations N]
+ *                             [--iterations N] [--warmup N]
  *   OneSidedPatterns halo     [--fence LIST] [--neighbours K] [--compute US] [--min B] [--max B]
  *                             [--iterations N] [--win create|allocate]
  *   OneSidedPatterns pingpong [--op put|get] [--aggregate true|false] [--min B] [--max B]
@@ -29,6 +29,8 @@ import mpi.Win;
  * access epoch (start), does one put or get, completes it, then exposes its window (post, wait);
  * rank 1 the reverse; half an iteration is the latency; {@code --aggregate} sets
  * verbatim.rma.aggregate (the operation travels with the completion record, or on its own).
+ * {@code --warmup N} (default 20000): N epochs (rounds) of every design at the smallest size
+ * before anything is timed, so that the JIT has compiled every path.
  * Windows are created on a direct buffer by default (the designs and aggregation apply to the
  * two-sided and RDMA paths; on allocated windows of one host operations are loads and stores).
  */
@@ -43,6 +45,8 @@ public final class OneSidedPatterns {
     private final double computeMicros;
     private final String op;
     private final String aggregate;
+    /** Epochs (ping-pong rounds) of every design at the smallest size before anything is timed. */
+    private final int warmup;
     private final int rank;
     private final int size;
 
@@ -57,6 +61,7 @@ public final class OneSidedPatterns {
         double c = 50;
         String o = "put";
         String a = null;
+        int warm = 20000;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--fence" -> f = args[++i];
@@ -68,6 +73,7 @@ public final class OneSidedPatterns {
                 case "--compute" -> c = Double.parseDouble(args[++i]);
                 case "--op" -> o = args[++i];
                 case "--aggregate" -> a = args[++i];
+                case "--warmup" -> warm = Integer.parseInt(args[++i]);
                 default -> t = args[i];
             }
         }
@@ -81,6 +87,7 @@ public final class OneSidedPatterns {
         this.computeMicros = c;
         this.op = o;
         this.aggregate = a;
+        this.warmup = warm;
         this.rank = MPI.COMM_WORLD.getRank();
         this.size = MPI.COMM_WORLD.getSize();
     }
@@ -133,6 +140,11 @@ public final class OneSidedPatterns {
                         "+compute (us)", "overlap"));
         ByteBuffer origin = MPI.newByteBuffer(max);
         int next = (rank + 1) % size;
+        for (String design : fences) { // the JIT compiles every design's path first
+            Win win = window(max, fenceInfo(design));
+            fenced(win, origin, min, next, warmup, 0);
+            win.free();
+        }
         for (String design : fences) {
             Win win = window(max, fenceInfo(design));
             for (int s = min; s <= max; s *= 4) {
@@ -200,6 +212,11 @@ public final class OneSidedPatterns {
         }
         for (String design : fences) {
             Win win = window(Math.multiplyExact(max, neighbours), fenceInfo(design));
+            exchange(win, origin, min, to, warmup);
+            win.free();
+        }
+        for (String design : fences) {
+            Win win = window(Math.multiplyExact(max, neighbours), fenceInfo(design));
             for (int s = min; s <= max; s *= 4) {
                 int iters = s > 65536 ? Math.max(20, iterations / 10) : iterations;
                 exchange(win, origin, s, to, iters / 5 + 1);
@@ -246,6 +263,7 @@ public final class OneSidedPatterns {
         Win win = window(max, info);
         ByteBuffer buf = MPI.newByteBuffer(max);
         Group other = MPI.COMM_WORLD.getGroup().incl(new int[] {1 - rank});
+        rounds(win, buf, other, min, warmup);
         for (int s = min; s <= max; s *= 2) {
             int iters = s > 65536 ? Math.max(20, iterations / 10) : iterations;
             rounds(win, buf, other, s, iters / 5 + 1);
