@@ -66,7 +66,12 @@ final class Buffers {
     }
 
     static MemorySegment segment(Object buf, Datatype type, long bytes) throws MPIException {
-        MemorySegment whole = whole(buf, type);
+        return sized(whole(buf, type), buf, type, bytes);
+    }
+
+    /** The first {@code bytes} of {@code whole}, the segment of {@code buf}; too small: ERR_BUFFER. */
+    static MemorySegment sized(MemorySegment whole, Object buf, Datatype type, long bytes)
+            throws MPIException {
         if (whole.byteSize() < bytes) {
             throw MPIException.of(ErrorClass.ERR_BUFFER, buf == null ? "buffer is null (valid "
                     + "only with count 0)" : "buffer too small: " + bytes + " bytes needed ("

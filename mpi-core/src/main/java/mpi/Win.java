@@ -183,6 +183,12 @@ public final class Win implements Freeable {
         return impl;
     }
 
+    /** {@link #raise} for an error of the runtime or of the argument checks. */
+    MPIException raise(String call, Exception e) {
+        return e instanceof MpiError m ? raise(call, m.errorClass(), m.getMessage())
+                : raise(call, ((MPIException) e).getErrorClass(), e.getMessage());
+    }
+
     MPIException raise(String call, int errorClass, String reason) {
         if (errhandler.fatal) {
             MPI.fatal(call, errorClass, reason);
@@ -584,11 +590,14 @@ public final class Win implements Freeable {
      * returns.
      */
     public void flush(int targetRank) throws MPIException {
-        run("MPI_Win_flush", () -> {
+        MPI.check(); // no lambda: a flush per operation is a common loop
+        try {
             RmaWindow w = impl("MPI_Win_flush");
             WinArgs.checkRank(targetRank, group.size(), false);
             w.flush(targetRank);
-        });
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_flush", e);
+        }
     }
 
     /** MPI_Win_flush_all. */

@@ -1,7 +1,9 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
 import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.base.RequestState;
 import org.verbatim.runtime.rma.RmaTarget;
 import org.verbatim.runtime.rma.RmaWindow;
@@ -9,7 +11,8 @@ import org.verbatim.runtime.op.ElementKind;
 import org.verbatim.runtime.op.OpCode;
 
 /**
- * The data calls of {@link Win}: checks the arguments, resolves origin and result memory and
+ * The data calls of {@link Win} (each its own try/catch to the window's error handler, no lambda
+ * per call): checks the arguments, resolves origin and result memory and
  * builds the {@link RmaTarget} (the one place where a target datatype becomes target bytes:
  * a derived one goes as its committed layout), then calls the window. A derived origin type is
  * packed here (a result into one is staged and unpacked when it is complete). A call to {@link MPI#PROC_NULL}
@@ -17,6 +20,8 @@ import org.verbatim.runtime.op.OpCode;
  */
 final class WinOps {
     private final Win win;
+    /** Segments of the direct buffers of the last calls. */
+    private final BufferSegments segments = new BufferSegments();
 
     WinOps(Win win) {
         this.win = win;
@@ -25,7 +30,8 @@ final class WinOps {
     Request put(String call, Object origin, int orgCount, Datatype orgType, int targetRank,
                 long targetDisp, int targetCount, Datatype targetType, boolean request)
             throws MPIException {
-        return win.wrap(call, () -> {
+        MPI.check();
+        try {
             RmaWindow w = win.impl(call);
             MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, false);
             if (targetRank == MPI.PROC_NULL) {
@@ -33,13 +39,16 @@ final class WinOps {
             }
             RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType, true, null);
             return result(w.put(o, t, request), call, request, origin);
-        });
+        } catch (MpiError | MPIException e) {
+            throw win.raise(call, e);
+        }
     }
 
     Request get(String call, Object origin, int orgCount, Datatype orgType, int targetRank,
                 long targetDisp, int targetCount, Datatype targetType, boolean request)
             throws MPIException {
-        return win.wrap(call, () -> {
+        MPI.check();
+        try {
             RmaWindow w = win.impl(call);
             Staged o = resultSide(origin, orgCount, orgType, targetCount, targetType);
             if (targetRank == MPI.PROC_NULL) {
@@ -48,13 +57,16 @@ final class WinOps {
             RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType, false,
                     o.unpack());
             return result(w.get(o.segment(), t, request), call, request, origin);
-        });
+        } catch (MpiError | MPIException e) {
+            throw win.raise(call, e);
+        }
     }
 
     Request accumulate(String call, Object origin, int orgCount, Datatype orgType,
                        int targetRank, long targetDisp, int targetCount, Datatype targetType,
                        Op op, boolean request) throws MPIException {
-        return win.wrap(call, () -> {
+        MPI.check();
+        try {
             RmaWindow w = win.impl(call);
             OpCode code = opCode(op, targetType);
             MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, false);
@@ -63,14 +75,17 @@ final class WinOps {
             }
             RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType, true, null);
             return result(w.accumulate(o, t, code, request), call, request, origin);
-        });
+        } catch (MpiError | MPIException e) {
+            throw win.raise(call, e);
+        }
     }
 
     Request getAccumulate(String call, Object origin, int orgCount, Datatype orgType,
                           Object result, int resultCount, Datatype resultType, int targetRank,
                           long targetDisp, int targetCount, Datatype targetType, Op op,
                           boolean request) throws MPIException {
-        return win.wrap(call, () -> {
+        MPI.check();
+        try {
             RmaWindow w = win.impl(call);
             OpCode code = opCode(op, targetType);
             MemorySegment o = code == OpCode.NO_OP && origin == null ? null
@@ -83,13 +98,16 @@ final class WinOps {
                     code != OpCode.NO_OP, r.unpack());
             return result(w.getAccumulate(o, r.segment(), t, code, request), call, request,
                     new Object[] {origin, result});
-        });
+        } catch (MpiError | MPIException e) {
+            throw win.raise(call, e);
+        }
     }
 
     void compareAndSwap(Object origin, Object compare, Object result, Datatype type,
                         int targetRank, long targetDisp) throws MPIException {
         String call = "MPI_Compare_and_swap";
-        win.wrap(call, () -> {
+        MPI.check();
+        try {
             RmaWindow w = win.impl(call);
             checkType(type);
             ElementKind kind = Op.elementKind(type);
@@ -101,12 +119,13 @@ final class WinOps {
             MemorySegment c = origin(compare, 1, type, 1, type, false);
             MemorySegment r = resultSide(result, 1, type, 1, type).segment();
             if (targetRank == MPI.PROC_NULL) {
-                return null;
+                return;
             }
             RmaTarget t = target(w, targetRank, targetDisp, 1, type, true, null);
             w.compareAndSwap(o, c, r, t);
-            return null;
-        });
+        } catch (MpiError | MPIException e) {
+            throw win.raise(call, e);
+        }
     }
 
     private Request done(String call, boolean request) {
@@ -134,12 +153,15 @@ final class WinOps {
      * touch the origin buffer until the operation completes, so packing now sends what it
      * would send later).
      */
-    private static MemorySegment origin(Object buf, int count, Datatype type, int targetCount,
+    private MemorySegment origin(Object buf, int count, Datatype type, int targetCount,
                                         Datatype targetType, boolean written)
             throws MPIException {
         match(buf, count, type, targetCount, targetType);
         if (type.isLayout()) {
             return LayoutBuffers.pack(LayoutBuffers.forSend(buf, count, type));
+        }
+        if (buf instanceof Buffer b && b.isDirect() && !(written && b.isReadOnly())) {
+            return Buffers.sized(segments.whole(b, type), buf, type, type.bytes(count));
         }
         return written ? Buffers.forReceive(buf, count, type)
                 : Buffers.segment(buf, type, type.bytes(count));
@@ -149,7 +171,7 @@ final class WinOps {
      * Result memory: the buffer itself for a contiguous type, else a packed staging segment and
      * the unpack the window runs when the result is complete (the gaps keep their values).
      */
-    private static Staged resultSide(Object buf, int count, Datatype type, int targetCount,
+    private Staged resultSide(Object buf, int count, Datatype type, int targetCount,
                                      Datatype targetType) throws MPIException {
         if (!type.isLayout()) {
             return new Staged(origin(buf, count, type, targetCount, targetType, true), null);

@@ -233,13 +233,9 @@ final class FenceSync {
     }
 
     private boolean repliesDone() {
-        for (int n : w.outstanding) {
-            if (n != 0) {
-                return false;
-            }
-        }
-        return true;
+        return w.replies.none(-1);
     }
+
 
     /** Opens the next epoch: flag messages to every other process, or a barrier. */
     private void open(boolean flags) {

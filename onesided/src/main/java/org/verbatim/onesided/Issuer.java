@@ -57,7 +57,7 @@ final class Issuer {
         Channel c = w.channel(t);
         w.ext.counters.recordOps++;
         w.recordsSinceSync[t]++;
-        int token = h.kind().hasResult() ? w.register(h.request()) : 0;
+        int token = h.kind().hasResult() ? w.replies.register(h.request()) : 0;
         int elem = h.elem().ordinal();
         int op = h.op().ordinal();
         if (l != null) {
@@ -87,7 +87,7 @@ final class Issuer {
             }
             counted(c, at);
             if (h.kind().hasResult() && off + n < h.bytes()) {
-                w.expectReply(h.request());
+                w.replies.expect(h.request());
             }
             off += n;
         } while (off < h.bytes());
@@ -135,7 +135,7 @@ final class Issuer {
             }
             counted(c, at);
             if (h.kind().hasResult() && off + n < h.bytes()) {
-                w.expectReply(h.request());
+                w.replies.expect(h.request());
             }
             off += n;
         } while (off < h.bytes());

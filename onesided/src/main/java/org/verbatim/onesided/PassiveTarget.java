@@ -130,7 +130,7 @@ final class PassiveTarget {
         } finally {
             w.unlock();
         }
-        w.await(() -> w.doneReceived[rank] >= expected && w.outstanding[rank] == 0);
+        w.await(() -> w.doneReceived[rank] >= expected && w.replies.outstanding[rank] == 0);
     }
 
     void lockAll(int assertion) {
@@ -213,7 +213,7 @@ final class PassiveTarget {
     private void awaitDone(int[] expected) {
         w.await(() -> {
             for (int r = 0; r < w.size; r++) {
-                if (w.doneReceived[r] < expected[r] || w.outstanding[r] != 0) {
+                if (w.doneReceived[r] < expected[r] || w.replies.outstanding[r] != 0) {
                     return false;
                 }
             }
@@ -229,13 +229,21 @@ final class PassiveTarget {
 
     void flush(int rank) {
         w.checkLive();
+        boolean mapped = w.memory.allMapped;
         w.lock();
         try {
             checkPassive(rank, "flush");
+            if (mapped) {
+                w.issueHeldFor(rank);
+            }
         } finally {
             w.unlock();
         }
-        closeAtTarget(rank, RmaWire.FLUSH);
+        if (mapped) {
+            VarHandle.fullFence(); // every operation is complete once issued: order them
+        } else {
+            closeAtTarget(rank, RmaWire.FLUSH);
+        }
         w.raiseDeferred();
     }
 
@@ -277,7 +285,7 @@ final class PassiveTarget {
         } finally {
             w.unlock();
         }
-        w.awaitReplies(rank);
+        w.replies.await(rank);
         w.await(() -> w.direct.outstanding[rank] == 0);
     }
 
@@ -291,7 +299,7 @@ final class PassiveTarget {
         } finally {
             w.unlock();
         }
-        w.awaitReplies(-1);
+        w.replies.await(-1);
         w.await(w.direct::idle);
     }
 }

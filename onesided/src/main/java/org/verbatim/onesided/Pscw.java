@@ -141,7 +141,7 @@ final class Pscw {
         } finally {
             w.unlock();
         }
-        w.awaitReplies(-1);
+        w.replies.await(-1);
         w.raiseDeferred();
     }
 

@@ -128,6 +128,16 @@ final class SharedControl {
 
     /** Runs {@code update} under the accumulate lock of the member whose words {@code c} are. */
     static void accumulating(MemorySegment c, Runnable update) {
+        lockAccumulate(c);
+        try {
+            update.run();
+        } finally {
+            unlockAccumulate(c);
+        }
+    }
+
+    /** Takes the accumulate lock of the member whose words {@code c} are (spins, then yields). */
+    static void lockAccumulate(MemorySegment c) {
         for (int spins = 1; !WORD.compareAndSet(c, ACC, 0L, 1L); spins++) {
             if ((spins & 63) == 0) {
                 Thread.yield();
@@ -135,10 +145,9 @@ final class SharedControl {
                 Thread.onSpinWait();
             }
         }
-        try {
-            update.run();
-        } finally {
-            WORD.setRelease(c, ACC, 0L);
-        }
+    }
+
+    static void unlockAccumulate(MemorySegment c) {
+        WORD.setRelease(c, ACC, 0L);
     }
 }

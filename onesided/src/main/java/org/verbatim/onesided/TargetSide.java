@@ -106,7 +106,7 @@ final class TargetSide {
                 return RmaWire.recordBytes(2 * n);
             }
             case RmaWire.REPLY -> {
-                w.onReply(src, RmaWire.token(m, at), disp, m, payload, n, RmaWire.aux(m, at));
+                w.replies.onReply(src, RmaWire.token(m, at), disp, m, payload, n, RmaWire.aux(m, at));
                 return RmaWire.recordBytes(n);
             }
             case RmaWire.LAYOUT -> {

@@ -35,6 +35,10 @@ final class Window implements RmaWindow {
     /** Members reached by native RDMA (null for dynamic windows). */
     final RdmaTargets rdma;
     final DirectOps direct;
+    /** Replies the origin side awaits (gets and the like as records). */
+    final Replies replies;
+    /** Contiguous operations on memory every member maps, done at once. */
+    private final MappedOps mapped;
     final RmaSettings settings;
     final FenceDesign fenceDesign;
     final int me;
@@ -51,11 +55,6 @@ final class Window implements RmaWindow {
     private final Pscw pscw;
     private final PassiveTarget passive;
 
-    // origin side: replies awaited, by token
-    final Map<Integer, RmaRequest> awaiting = new HashMap<>();
-    private int nextToken = 1;
-    /** Replies (gets) outstanding per target. */
-    final int[] outstanding;
     /** Operations sent to each target as records since its last flush or unlock. */
     final int[] recordsSinceSync;
     /** DONE replies received per target (flush, unlock). */
@@ -95,12 +94,13 @@ final class Window implements RmaWindow {
             groupOfWorld.put(world[r], r);
         }
         this.channels = new Channel[size];
-        this.outstanding = new int[size];
         this.doneReceived = new int[size];
         this.recordsSinceSync = new int[size];
         this.granted = new boolean[size];
         this.locked = new boolean[size];
         this.direct = new DirectOps(this);
+        this.replies = new Replies(this);
+        this.mapped = new MappedOps(memory, settings, ext.counters);
         this.issuer = new Issuer(this);
         this.layouts = new LayoutsSent(size);
         this.target = new TargetSide(this);
@@ -139,47 +139,6 @@ final class Window implements RmaWindow {
                 c.flush();
             }
         }
-    }
-
-    int register(RmaRequest r) {
-        int t = nextToken++;
-        if (nextToken == Integer.MAX_VALUE) {
-            nextToken = 1;
-        }
-        awaiting.put(t, r);
-        expectReply(r);
-        return t;
-    }
-
-    /** One more reply for {@code r} (each piece of a cut operation has its own). */
-    void expectReply(RmaRequest r) {
-        r.replies++;
-        outstanding[r.target]++;
-    }
-
-    /** A REPLY record: {@code n} bytes for the result of {@code token} at {@code offset}. */
-    void onReply(int src, int token, long offset, MemorySegment m, long payload, long n,
-                 int error) {
-        RmaRequest r = awaiting.get(token);
-        if (r == null || r.target != src) {
-            throw ctx.fail("one-sided reply from rank " + world[src] + " for unknown operation "
-                    + token);
-        }
-        outstanding[src]--;
-        if (--r.replies == 0) {
-            awaiting.remove(token);
-        }
-        if (error != 0) {
-            r.failed(error);
-            if (deferredError == 0) {
-                deferredError = error;
-            }
-            return;
-        }
-        if (n > 0) {
-            MemorySegment.copy(m, payload, r.result, offset, n);
-        }
-        r.arrived(n);
     }
 
     void lock() {
@@ -331,13 +290,18 @@ final class Window implements RmaWindow {
             if (layout != null) {
                 checkLayoutTravels(r, layout);
             }
-            HeldOp h = new HeldOp(kind, origin, result, compare, r, offset, t.bytes(), t.kind(),
-                    op, kind.hasResult() ? new RmaRequest(result, r, t.bytes(), t.resultUnpack())
-                    : null, layout);
             ext.counters.operation(t.bytes());
             if (fenceEpoch) {
                 opsSinceFence = true;
             }
+            if (layout == null && t.resultUnpack() == null && !(request && kind.hasResult())
+                    && mapped.active() && !(fenceEpoch && fenceDesign == FenceDesign.DEF)) {
+                mapped.run(kind, origin, result, compare, r, offset, t.bytes(), t.kind(), op);
+                return request ? RmaRequest.done(r) : null;
+            }
+            HeldOp h = new HeldOp(kind, origin, result, compare, r, offset, t.bytes(), t.kind(),
+                    op, kind.hasResult() ? new RmaRequest(result, r, t.bytes(), t.resultUnpack())
+                    : null, layout);
             if (holds(request)) {
                 held.add(h);
             } else {
@@ -432,21 +396,6 @@ final class Window implements RmaWindow {
         if (!aggregate) {
             c.flush();
         }
-    }
-
-    /** Waits until every reply from {@code rank} (or every rank, -1) has arrived. */
-    void awaitReplies(int rank) {
-        await(() -> {
-            if (rank >= 0) {
-                return outstanding[rank] == 0;
-            }
-            for (int n : outstanding) {
-                if (n != 0) {
-                    return false;
-                }
-            }
-            return true;
-        });
     }
 
     /** Sends a sync record of {@code type} (behind the operations) and flushes. */
@@ -589,7 +538,7 @@ final class Window implements RmaWindow {
         } finally {
             unlock();
         }
-        awaitReplies(-1);
+        replies.await(-1);
         direct.completeAll();
         group.barrier();
         lock();

@@ -150,9 +150,13 @@ final class WindowMemory implements AutoCloseable {
             return t.disp() + shift;
         }
         long unit = dispUnits[r];
-        long offset = t.disp() * unit + shift;
-        if (t.disp() < 0 || (unit != 0 && (offset - shift) / unit != t.disp()) || offset < 0
-                || offset + span > sizes[r] || offset + span < 0) {
+        long offset;
+        try { // overflow is out of range too (an exact product: no division per operation)
+            offset = Math.addExact(Math.multiplyExact(t.disp(), unit), shift);
+        } catch (ArithmeticException e) {
+            offset = -1;
+        }
+        if (t.disp() < 0 || offset < 0 || offset + span > sizes[r] || offset + span < 0) {
             throw new MpiError(ErrorClass.ERR_RMA_RANGE, "displacement " + t.disp() + " x "
                     + unit + " B" + (layout == null ? " + " + t.bytes() + " B" : ": the target "
                     + "datatype reaches bytes [" + offset + ", " + (offset + span) + ")")

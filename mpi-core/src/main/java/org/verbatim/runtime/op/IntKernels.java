@@ -161,7 +161,7 @@ final class IntKernels {
     }
 
     /** {@code x op y} for widened 8/16-bit values; x is the inout element. */
-    private static int combine(OpCode op, int x, int y) {
+    static int combine(OpCode op, int x, int y) {
         return switch (op) {
             case MAX -> x > y ? x : y;
             case MIN -> x < y ? x : y;

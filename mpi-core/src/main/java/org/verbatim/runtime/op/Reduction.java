@@ -21,9 +21,12 @@ import java.util.Objects;
  * strictly greater (smaller); on equal values the smaller index is kept. NaN values never
  * replace and never compare equal.</li>
  * </ul>
- * The kernels are loops over Java arrays, run in place on heap segments of the matching array
- * type and through per-thread staging arrays for everything else ({@link Staging}); they
- * allocate nothing after a thread's first call, and read and write in native byte order.
+ * Integer and floating-point elements whose inout side is native memory (windows, direct buffers)
+ * are combined where they are ({@link InPlace}), from {@link InPlace#MIN_COUNT} elements on;
+ * otherwise the kernels are loops over Java
+ * arrays, run in place on heap segments of the matching array type and through per-thread
+ * staging arrays for everything else ({@link Staging}). They allocate nothing after a thread's
+ * first call, and read and write in native byte order.
  */
 public final class Reduction {
     private Reduction() {
@@ -50,6 +53,10 @@ public final class Reduction {
         }
         if (op == OpCode.REPLACE) {
             MemorySegment.copy(in, inOffset, inout, inoutOffset, bytes);
+            return;
+        }
+        if (count >= InPlace.MIN_COUNT && inout.isNative() && InPlace.takes(kind)) {
+            InPlace.reduce(op, kind, in, inOffset, inout, inoutOffset, count);
             return;
         }
         switch (kind) {

@@ -27,15 +27,28 @@ final class Staging {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
-    private final byte[] byteX = new byte[CHUNK], byteY = new byte[CHUNK];
-    private final char[] charX = new char[CHUNK], charY = new char[CHUNK];
-    private final short[] shortX = new short[CHUNK], shortY = new short[CHUNK];
-    private final int[] intX = new int[CHUNK], intY = new int[CHUNK];
-    private final long[] longX = new long[CHUNK], longY = new long[CHUNK];
-    private final float[] floatX = new float[CHUNK], floatY = new float[CHUNK];
-    private final double[] doubleX = new double[CHUNK], doubleY = new double[CHUNK];
+    private final byte[] byteX = new byte[CHUNK];
+    private final char[] charX = new char[CHUNK];
+    private final short[] shortX = new short[CHUNK];
+    private final int[] intX = new int[CHUNK];
+    private final long[] longX = new long[CHUNK];
+    private final float[] floatX = new float[CHUNK];
+    private final double[] doubleX = new double[CHUNK];
+    // the in side's chunks, also {@link InPlace}'s
+    final byte[] byteY = new byte[CHUNK];
+    final char[] charY = new char[CHUNK];
+    final short[] shortY = new short[CHUNK];
+    final int[] intY = new int[CHUNK];
+    final long[] longY = new long[CHUNK];
+    final float[] floatY = new float[CHUNK];
+    final double[] doubleY = new double[CHUNK];
 
     private Staging() {
+    }
+
+    /** This thread's arrays. */
+    static Staging local() {
+        return LOCAL.get();
     }
 
     /** {@code values} byte values. */
