@@ -25,8 +25,12 @@ import org.verbatim.datatype.Types;
  * The datatype engine's pack and unpack kernels per shape, native memory to native memory, no
  * MPI: {@code contiguous} (one copy), {@code vector} (the datatype paper's x columns of a
  * 128 x 4096 int matrix, {@code columns} = x), {@code indexed} (blocks of growing length, the
- * paper's alltoall struct shape in ints) and {@code struct} ({int; double} records with a gap).
- * Score: time per whole message; the bytes are printed by {@link #bytes}. Divide to get GB/s.
+ * paper's alltoall struct shape in ints), {@code struct} ({int; double} records with a gap),
+ * {@code nested} (a vector of vectors: 4 planes of 32 rows of x columns, the planes 33 rows
+ * apart so they do not fold into one run; the same bytes as {@code vector}) and {@code
+ * nested-struct} ({int; every other double of 8} records: a struct holding a vector, as many
+ * records as fill the vector's bytes). Score: time per whole message; the bytes are printed by
+ * {@link #bytes}. Divide to get GB/s.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,7 +42,7 @@ public class PackKernels {
     private static final TypeNode.Leaf INT = Types.predefined("INT", 4, 4);
     private static final TypeNode.Leaf DOUBLE = Types.predefined("DOUBLE", 8, 8);
 
-    @Param({"contiguous", "vector", "indexed", "struct"})
+    @Param({"contiguous", "vector", "indexed", "struct", "nested", "nested-struct"})
     public String shape;
 
     @Param({"1", "64", "1024"})
@@ -78,6 +82,15 @@ public class PackKernels {
             case "struct" -> {
                 t = Types.struct(new int[] {1, 1}, new long[] {0, 8}, new TypeNode[] {INT, DOUBLE});
                 count = 128L * columns;
+            }
+            case "nested" -> {
+                t = Types.hvector(4, 1, 33L * 4096 * 4, Types.vector(32, columns, 4096, INT));
+                count = 1;
+            }
+            case "nested-struct" -> {
+                t = Types.struct(new int[] {1, 1}, new long[] {0, 8},
+                        new TypeNode[] {INT, Types.vector(4, 1, 2, DOUBLE)});
+                count = Math.max(1, 128L * columns * 4 / 36);
             }
             default -> throw new IllegalArgumentException(shape);
         }
