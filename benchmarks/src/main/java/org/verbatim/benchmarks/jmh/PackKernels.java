@@ -48,6 +48,13 @@ public class PackKernels {
     @Param({"1", "64", "1024"})
     public int columns;
 
+    /**
+     * Bytes past a 64-byte boundary where the strided side starts (0: aligned; 16: where a
+     * malloc'd buffer, such as a C program's or a direct buffer's, may start).
+     */
+    @Param({"0"})
+    public int misalign;
+
     private Arena arena;
     private MemorySegment base;
     private MemorySegment packed;
@@ -96,7 +103,8 @@ public class PackKernels {
         }
         message = CommittedType.of(t).shape(count);
         arena = Arena.ofShared();
-        base = arena.allocate(Math.max(1, message.highest()), 64);
+        base = arena.allocate(Math.max(1, message.highest()) + 64, 64)
+                .asSlice(misalign, Math.max(1, message.highest()));
         packed = arena.allocate(Math.max(1, message.bytes()), 64);
         for (long i = 0; i < base.byteSize(); i++) {
             base.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) i);
