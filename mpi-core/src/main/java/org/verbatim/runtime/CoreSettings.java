@@ -54,6 +54,11 @@ public final class CoreSettings implements SettingsProvider {
             "verbatim.core.datatype-min-block", "auto", "With verbatim.core.datatype-scheme=auto: "
                     + "the smallest median block (bytes) sent block by block instead of packed; auto "
                     + "is 8k where the CPU moves the data (shm) and 2k for an RDMA adapter.");
+    public static final Setting DATATYPE_LIST_POST = new Setting(
+            "verbatim.core.datatype-list-post", "true", "multi-w posts its RDMA writes as lists "
+                    + "(one post of up to 64 work requests: one chained ibv_post_send on verbs, one "
+                    + "process_vm_writev over shm); false: one post per write, the datatype paper's "
+                    + "single post, for comparison.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
             "Count messages, volume, unexpected messages and communication memory (and the "
                     + "transports' counters); rank 0 prints the totals over the ranks at finalize.");
@@ -85,6 +90,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, DATATYPE_POOL, DATATYPE_SEGMENT, PROFILE, PROFILE_RANKS, CHECK_TYPES, PROTO_INFO, WARMUP, WARMUP_TRACE);
+                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, DATATYPE_POOL, DATATYPE_SEGMENT, DATATYPE_LIST_POST, PROFILE, PROFILE_RANKS, CHECK_TYPES, PROTO_INFO, WARMUP, WARMUP_TRACE);
     }
 }

@@ -111,7 +111,8 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
                     + "4m or 128k): " + e.getMessage());
         }
         return LayoutSchemes.parse(CoreSettings.DATATYPE_SCHEME.get(config), minBlock, poolBytes,
-                segmentBytes, CoreSettings.DATATYPE_SCHEME.name());
+                segmentBytes, CoreSettings.DATATYPE_SCHEME.name())
+                .withListPost(CoreSettings.DATATYPE_LIST_POST.getBoolean(config));
     }
 
     /**

@@ -42,4 +42,24 @@ class StagingPoolTest {
             assertTrue(pool.allocatedBytes() >= 1024);
         }
     }
+
+    /** The datatype paper's window: 100 staged 32 KiB messages in flight, then the next 100. */
+    @Test
+    void aWindowOfOneHundredIsReusedWhole() {
+        try (StagingPool pool = new StagingPool()) {
+            MemorySegment[] window = new MemorySegment[100];
+            for (int i = 0; i < window.length; i++) {
+                window[i] = pool.acquire(32768);
+            }
+            long allocated = pool.allocatedBytes();
+            assertEquals(100L * 32768, allocated);
+            for (MemorySegment s : window) {
+                pool.release(s);
+            }
+            for (int i = 0; i < window.length; i++) {
+                window[i] = pool.acquire(32768);
+            }
+            assertEquals(allocated, pool.allocatedBytes(), "a buffer of the second window was allocated anew");
+        }
+    }
 }

@@ -53,6 +53,20 @@ class DatatypeTest {
     }
 
     /**
+     * Multi-w with one post per block instead of list posts (the paper's "single post",
+     * {@code verbatim.core.datatype-list-post=false}): the same program, every block its own
+     * process_vm_writev over shared memory.
+     */
+    @Test
+    void multiWWithSinglePosts() throws Exception {
+        MpiJob job = MpiJob.run(2, 150, List.of("VERBATIM_CORE_DATATYPE_SCHEME=multi-w",
+                        "VERBATIM_CORE_DATATYPE_LIST_POST=false", "VERBATIM_CORE_EAGER_LIMIT=64",
+                        "VERBATIM_CORE_PROTO_INFO=true"), "256m", DatatypeProgram.class)
+                .assertAllPassed(2, 500);
+        assertTrue(job.err().contains("single posts"), job::report);
+    }
+
+    /**
      * The segment schemes forced at 2, 3 and 4 ranks: segments of 1000 bytes (cut points
      * anywhere in the blocks) and pools of 16 segments, so concurrent messages run the pools
      * dry and fall back to dynamic buffers; over cross-memory attach (write-with-immediate,
@@ -77,6 +91,17 @@ class DatatypeTest {
                         "VERBATIM_CORE_EAGER_LIMIT=64", "VERBATIM_CORE_DATATYPE_SEGMENT=1000",
                         "VERBATIM_SHM_CMA=false"), "256m", DatatypeProgram.class)
                 .assertAllPassed(2, 500);
+    }
+
+    /**
+     * The datatype paper's MPI_Alltoall type (blocks of 1, 2, 4, ... ints with gaps as long as
+     * them) at 8 ranks as the paper ran it, eager and rendezvous sizes, struct to struct, to and
+     * from contiguous bytes, blocking and nonblocking; gaps checked untouched.
+     */
+    @Test
+    void growingStructAlltoallAtEightRanks() throws Exception {
+        MpiJob.run(8, 180, List.of(), "128m", GrowingStructAlltoallProgram.class)
+                .assertAllPassed(8, 18);
     }
 
     @ParameterizedTest

@@ -25,8 +25,12 @@ import org.verbatim.datatype.Types;
  * The datatype engine's pack and unpack kernels per shape, native memory to native memory, no
  * MPI: {@code contiguous} (one copy), {@code vector} (the datatype paper's x columns of a
  * 128 x 4096 int matrix, {@code columns} = x), {@code indexed} (blocks of growing length, the
- * paper's alltoall struct shape in ints) and {@code struct} ({int; double} records with a gap).
- * Score: time per whole message; the bytes are printed by {@link #bytes}. Divide to get GB/s.
+ * paper's alltoall struct shape in ints), {@code struct} ({int; double} records with a gap),
+ * {@code nested} (a vector of vectors: 4 planes of 32 rows of x columns, the planes 33 rows
+ * apart so they do not fold into one run; the same bytes as {@code vector}) and {@code
+ * nested-struct} ({int; every other double of 8} records: a struct holding a vector, as many
+ * records as fill the vector's bytes). Score: time per whole message; the bytes are printed by
+ * {@link #bytes}. Divide to get GB/s.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,11 +42,18 @@ public class PackKernels {
     private static final TypeNode.Leaf INT = Types.predefined("INT", 4, 4);
     private static final TypeNode.Leaf DOUBLE = Types.predefined("DOUBLE", 8, 8);
 
-    @Param({"contiguous", "vector", "indexed", "struct"})
+    @Param({"contiguous", "vector", "indexed", "struct", "nested", "nested-struct"})
     public String shape;
 
     @Param({"1", "64", "1024"})
     public int columns;
+
+    /**
+     * Bytes past a 64-byte boundary where the strided side starts (0: aligned; 16: where a
+     * malloc'd buffer, such as a C program's or a direct buffer's, may start).
+     */
+    @Param({"0"})
+    public int misalign;
 
     private Arena arena;
     private MemorySegment base;
@@ -79,11 +90,21 @@ public class PackKernels {
                 t = Types.struct(new int[] {1, 1}, new long[] {0, 8}, new TypeNode[] {INT, DOUBLE});
                 count = 128L * columns;
             }
+            case "nested" -> {
+                t = Types.hvector(4, 1, 33L * 4096 * 4, Types.vector(32, columns, 4096, INT));
+                count = 1;
+            }
+            case "nested-struct" -> {
+                t = Types.struct(new int[] {1, 1}, new long[] {0, 8},
+                        new TypeNode[] {INT, Types.vector(4, 1, 2, DOUBLE)});
+                count = Math.max(1, 128L * columns * 4 / 36);
+            }
             default -> throw new IllegalArgumentException(shape);
         }
         message = CommittedType.of(t).shape(count);
         arena = Arena.ofShared();
-        base = arena.allocate(Math.max(1, message.highest()), 64);
+        base = arena.allocate(Math.max(1, message.highest()) + 64, 64)
+                .asSlice(misalign, Math.max(1, message.highest()));
         packed = arena.allocate(Math.max(1, message.bytes()), 64);
         for (long i = 0; i < base.byteSize(); i++) {
             base.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) i);

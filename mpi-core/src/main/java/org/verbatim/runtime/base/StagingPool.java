@@ -22,6 +22,15 @@ public final class StagingPool implements AutoCloseable {
     static final long POOLED_MAX = 1L << 22;     // 4 MiB
     /** Covers a window of 64 outstanding operations (OSU's bandwidth window). */
     private static final int KEEP_PER_CLASS = 64;
+    /**
+     * Up to 512 KiB classes (at most 64 MiB kept, as 64 of 1 MiB): a window of 128, which
+     * covers the datatype paper's 100-message window of derived-type messages, each staged on
+     * both sides (packed at the sender, read into staging at the receiver). With 64 kept, 36 buffers of every window were
+     * allocated and freed again (and freeing a shared arena costs a handshake with every
+     * thread).
+     */
+    private static final int KEEP_PER_SMALL_CLASS = 128;
+    private static final long SMALL_CLASS_MAX = 1L << 19;
 
     @SuppressWarnings("unchecked")
     private final ArrayDeque<MemorySegment>[] free = new ArrayDeque[64];
@@ -59,7 +68,7 @@ public final class StagingPool implements AutoCloseable {
             if (q == null) {
                 q = free[cls] = new ArrayDeque<>();
             }
-            if (q.size() < KEEP_PER_CLASS) {
+            if (q.size() < (classSize <= SMALL_CLASS_MAX ? KEEP_PER_SMALL_CLASS : KEEP_PER_CLASS)) {
                 q.addFirst(s.reinterpret(classSize));
                 return;
             }

@@ -25,9 +25,13 @@ final class BlockWrites {
     static final int PAIR_SIZE = 16;
 
     private final PointToPoint owner;
+    /** Pieces listed per post: {@link #BATCH}, or 1 for single posts. */
+    private final int batch;
 
-    BlockWrites(PointToPoint owner) {
+    /** {@code listPost} false: one post per piece (the paper's single post, for comparison). */
+    BlockWrites(PointToPoint owner, boolean listPost) {
         this.owner = owner;
+        this.batch = listPost ? BATCH : 1;
     }
 
     /** Sets {@code s} up for block writes after its CTS: cursors on both sides, a work list. */
@@ -126,12 +130,12 @@ final class BlockWrites {
         }
     }
 
-    /** Lists the next pieces of {@code s}, as many as fit the window. */
-    private static void list(SendOp s, PeerState p) {
+    /** Lists the next pieces of {@code s}, as many as fit the window and the batch. */
+    private void list(SendOp s, PeerState p) {
         WorkList w = s.work.clear();
         s.workFrom = 0;
         MemorySegment source = s.registration.segment();
-        int room = Math.min(BATCH, WINDOW - s.chunksOutstanding);
+        int room = Math.min(batch, WINDOW - s.chunksOutstanding);
         BlockCursor local = s.localCursor;
         BlockCursor remote = s.remoteCursor;
         while (room-- > 0 && s.writeOffset < s.bytesToWrite) {

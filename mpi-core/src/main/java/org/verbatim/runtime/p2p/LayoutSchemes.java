@@ -36,8 +36,12 @@ import org.verbatim.spi.Capability;
  *
  * @param poolBytes    bytes of each of the pack and unpack pools ({@code datatype-pool})
  * @param segmentBytes largest segment, the pools' unit ({@code datatype-segment})
+ * @param listPost     multi-w posts its pieces as lists (one {@code postList} of up to 64 work
+ *                     requests); false: one post per piece, the paper's "single post"
+ *                     ({@code datatype-list-post})
  */
-public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long segmentBytes) {
+public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long segmentBytes,
+                            boolean listPost) {
     /** The configured choice. */
     public enum Scheme { AUTO, GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP }
 
@@ -84,7 +88,8 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
     }
 
     public static LayoutSchemes auto() {
-        return new LayoutSchemes(Scheme.AUTO, TRANSPORT_DEFAULT, DEFAULT_POOL, DEFAULT_SEGMENT);
+        return new LayoutSchemes(Scheme.AUTO, TRANSPORT_DEFAULT, DEFAULT_POOL, DEFAULT_SEGMENT,
+                true);
     }
 
     /**
@@ -107,7 +112,12 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
             default -> throw new MpiError(ErrorClass.ERR_ARG, schemeName + ": expected auto, "
                     + "generic, multi-w, p-rrs, bc-spup or rwg-up, not '" + scheme.trim() + "'");
         };
-        return new LayoutSchemes(s, minBlock, poolBytes, segmentBytes);
+        return new LayoutSchemes(s, minBlock, poolBytes, segmentBytes, true);
+    }
+
+    /** The same choice with multi-w's pieces posted as lists ({@code true}) or one by one. */
+    public LayoutSchemes withListPost(boolean lists) {
+        return new LayoutSchemes(scheme, minBlock, poolBytes, segmentBytes, lists);
     }
 
     /** The median block below which auto packs, for a transport with {@code caps}. */
@@ -219,7 +229,8 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
         return switch (scheme) {
             case AUTO -> "auto by the median block" + autoTable(caps) + pools;
             case GENERIC -> "generic (forced)";
-            case MULTI_W -> "multi-w (forced where RDMA write and native memory exist)";
+            case MULTI_W -> "multi-w (forced where RDMA write and native memory exist)"
+                    + (listPost ? "" : "; single posts");
             case P_RRS -> "p-rrs (forced where RDMA read and native memory exist)";
             case BC_SPUP -> "bc-spup (forced where RDMA write exists)" + pools;
             case RWG_UP -> "rwg-up (forced where RDMA write exists; bc-spup from heap memory)"

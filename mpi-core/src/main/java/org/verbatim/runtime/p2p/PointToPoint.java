@@ -59,6 +59,11 @@ public final class PointToPoint implements AutoCloseable {
     private final EagerClaim claim = new EagerClaim();
     private final RecvOp scratchReceive;
 
+    /** The datatype schemes' configuration. */
+    LayoutSchemes schemes() {
+        return schemes;
+    }
+
     public PointToPoint(ProtocolContext context, int worldSize, long eagerLimit, int readWindow,
                         RendezvousPolicy rendezvous, boolean protoInfo, boolean multiThreaded) {
         this(context, worldSize, eagerLimit, readWindow, rendezvous, LayoutSchemes.auto(),

@@ -53,7 +53,7 @@ final class PutRendezvous implements AutoCloseable {
         this.table = context.table();
         this.pool = context.pool();
         this.maxInFlight = Math.max(1, maxInFlight);
-        this.blockWrites = new BlockWrites(owner);
+        this.blockWrites = new BlockWrites(owner, owner.schemes().listPost());
     }
 
     /** The immediate that closes the RPUT of receive {@code id}, or 0 when it does not fit. */
