@@ -25,6 +25,58 @@ public final class CmId extends NativeResource {
         handle(out.get(ValueLayout.ADDRESS, 0));
     }
 
+    /** Takes ownership of an id librdmacm created for a CONNECT_REQUEST ({@link CmEvent#id()}). */
+    private CmId(EventChannel channel, long id) {
+        super(channel);
+        handle(MemorySegment.ofAddress(id));
+    }
+
+    /**
+     * The id of a CONNECT_REQUEST event, owned from here: accept or reject it, and close it
+     * (which destroys it) like any other id.
+     */
+    public static CmId ofRequest(EventChannel channel, CmEvent request) {
+        if (!request.isConnectRequest()) {
+            throw new IllegalArgumentException("not a connect request: event " + request.type());
+        }
+        return new CmId(channel, request.id());
+    }
+
+    /** The address of the native id, as events report it ({@link CmEvent#id()}). */
+    public long address() {
+        return handle().address();
+    }
+
+    /**
+     * The device the id is bound to, as a {@link Context} that librdmacm owns: what the id's queue
+     * pair must be created on (its protection domain and completion queues). Closing that context
+     * closes what was created from it, never the device itself. Throws if the id is not bound to a
+     * device yet.
+     */
+    public Context context() {
+        MemorySegment verbs = verbsContext();
+        if (verbs.address() == 0) {
+            throw new IllegalStateException("the RDMA CM id is not bound to a device yet");
+        }
+        return Context.borrowed(verbs);
+    }
+
+    /** The local port of the id ({@code rdma_get_src_port}), host order; after bind or resolve. */
+    public int localPort() {
+        checkOpen();
+        try (Arena a = Arena.ofConfined()) {
+            short port = rdma_cma_h.rdma_get_src_port(RuntimeHelper.allocateCallState(a), handle());
+            return Short.toUnsignedInt(Short.reverseBytes(port));
+        }
+    }
+
+    /** {@code rdma_reject} of a CONNECT_REQUEST, with {@code privateData} for the requester. */
+    public void reject(byte[] privateData) {
+        call((s, a) -> rdma_cma_h.rdma_reject(s, handle(),
+                privateData.length == 0 ? MemorySegment.NULL : a.allocateFrom(ValueLayout.JAVA_BYTE, privateData),
+                (byte) privateData.length), "rdma_reject");
+    }
+
     /** The verbs context the id is bound to once its address is resolved or bound (NULL before). */
     public MemorySegment verbsContext() {
         return rdma_cm_id.verbs(rdma_cm_id.reinterpret(handle()));

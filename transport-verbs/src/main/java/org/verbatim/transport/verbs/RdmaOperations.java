@@ -59,6 +59,10 @@ final class RdmaOperations {
             return ep.refused();
         }
         boolean withImmediate = opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+        if (withImmediate && t.inBand) {
+            throw new UnsupportedOperationException("rank " + ep.peer + " is reached over " + t.where
+                    + ", which has no immediate data (WRITE_WITH_IMMEDIATE is not advertised)");
+        }
         boolean read = opcode == IBV_WR_RDMA_READ;
         if (read && !ep.mayRead()) {
             return ep.retry();
@@ -100,7 +104,7 @@ final class RdmaOperations {
         int lkey = 0;
         MemoryRegistration held = null;
         if (length > 0 && !inline) {
-            int needed = read ? Access.LOCAL_WRITE : 0;
+            int needed = read ? t.readSinkAccess : 0;
             lkey = t.lkeyOrMinusOne(local, needed);
             if (lkey == -1) {
                 held = t.register(local, Access.ALL);
@@ -135,6 +139,10 @@ final class RdmaOperations {
             return ep.refused();
         }
         boolean withImmediate = opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+        if (withImmediate && t.inBand) {
+            throw new UnsupportedOperationException("rank " + ep.peer + " is reached over " + t.where
+                    + ", which has no immediate data (WRITE_WITH_IMMEDIATE is not advertised)");
+        }
         boolean read = opcode == IBV_WR_RDMA_READ;
         if (read && !ep.mayRead()) {
             return ep.retry();
@@ -143,7 +151,7 @@ final class RdmaOperations {
             return ep.retry();
         }
         boolean inline = !read && total <= t.maxInline;
-        int needed = read ? Access.LOCAL_WRITE : 0;
+        int needed = read ? t.readSinkAccess : 0;
         MemoryRegistration held = null;
         int used = 0;
         for (int i = 0; i < n; i++) {

@@ -22,16 +22,20 @@ final class VerbsCapabilities {
      * @param readsInFlight    RDMA reads and atomics one endpoint keeps outstanding
      * @param maxListPost      requests chained into one post
      * @param inOrderPlacement an RDMA write's bytes land in address order (not on iWARP)
+     * @param immediateData    writes carry immediate data (not on iWARP): WRITE_WITH_IMMEDIATE
      * @param sharedReceive    eager messages land in a shared receive queue
      * @param readsDeferred    the device serves RDMA reads later than writes (Soft-RoCE)
      * @param rdmaChunk        largest single RDMA operation to advertise (0: {@link #MAX_RDMA})
      */
     static Capabilities of(int maxInline, int eagerSize, int maxIov, boolean atomics, int readsInFlight,
-                           int maxListPost, boolean inOrderPlacement, boolean sharedReceive,
+                           int maxListPost, boolean inOrderPlacement, boolean immediateData, boolean sharedReceive,
                            boolean readsDeferred, int rdmaChunk) {
         long maxRdma = rdmaChunk > 0 ? Math.min(rdmaChunk, MAX_RDMA) : MAX_RDMA;
         EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
-                Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
+                Capability.LIST_POST, Capability.FLUSH);
+        if (immediateData) {
+            flags.add(Capability.WRITE_WITH_IMMEDIATE);
+        }
         if (maxIov >= 2) {
             flags.add(Capability.WRITE_GATHER);
             flags.add(Capability.READ_SCATTER);

@@ -4,6 +4,7 @@ import static org.verbatim.verbs.raw.verbs_h_constants.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -41,6 +42,7 @@ import org.verbatim.verbs.WorkCompletions;
  */
 public final class VerbsEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VerbsEngine.class);
+    private static final ValueLayout.OfInt INT_UNALIGNED = ValueLayout.JAVA_INT_UNALIGNED;
     private static final int POLL_BATCH = 32;
     private static final int QUIET_RECEIVE_POLLS = 64;
     /**
@@ -79,6 +81,12 @@ public final class VerbsEngine implements AutoCloseable {
     private final int readsOut;
     private final int readsIn;
     final String where;
+    /** Control messages travel as a word ahead of every send (no immediate data: iWARP). */
+    final boolean inBand;
+    /** The {@link Access} rights the local buffer of an RDMA read needs. */
+    final int readSinkAccess;
+    /** Largest eager message (the eager size less the in-band word, if any). */
+    final int maxEager;
     /** Completions decided without the device (a misaligned atomic), delivered at the next progress. */
     private final LateCompletions late;
 
@@ -132,6 +140,29 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public VerbsEngine(Context context, DeviceLimits limits, VerbsOptions options, CompletionHandler handler,
                        int rank, int size, boolean inOrderPlacement, String where) {
+        this(context, limits, options, handler, rank, size,
+                DeviceSemantics.INFINIBAND.assumingInOrderPlacement(inOrderPlacement), where);
+    }
+
+    /**
+     * Builds the data path on an open device whose {@link DeviceSemantics} are {@code semantics}
+     * (what it promises beyond the verbs calls: placement order, immediate data, read sinks).
+     *
+     * @param context   the device; the engine owns it from here and closes it
+     * @param limits    what the device allows ({@link DeviceLimits#query})
+     * @param options   eager channel and sizes
+     * @param handler   where messages and completions go
+     * @param rank      this process's world rank
+     * @param size      world size
+     * @param semantics what the device family promises
+     * @param where     the device and address in words, for error messages
+     */
+    public VerbsEngine(Context context, DeviceLimits limits, VerbsOptions options, CompletionHandler handler,
+                       int rank, int size, DeviceSemantics semantics, String where) {
+        boolean inOrderPlacement = semantics.inOrderPlacement();
+        this.inBand = !semantics.immediateData();
+        this.readSinkAccess = Access.LOCAL_WRITE | (semantics.readSinkRemoteWrite() ? Access.REMOTE_WRITE : 0);
+        this.maxEager = options.eagerSize() - (inBand ? InBandControl.WORD : 0);
         if (options.channel().fastPath() && !inOrderPlacement) {
             throw new IllegalArgumentException("eager channel " + options.channel().configName()
                     + " needs in-order placement of RDMA writes, which " + where + " does not give");
@@ -185,8 +216,8 @@ public final class VerbsEngine implements AutoCloseable {
         this.sendWc = new WorkCompletions(arena, POLL_BATCH);
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
         this.registrations = new Registrations(pd, atomics, options.regCacheSize());
-        this.capabilities = VerbsCapabilities.of(maxInline, options.eagerSize(), maxIov, atomics,
-                Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, srq != null,
+        this.capabilities = VerbsCapabilities.of(maxInline, maxEager, maxIov, atomics,
+                Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, !inBand, srq != null,
                 limits.readsDeferred(), options.rdmaChunk());
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-verbs-async-" + rank);
@@ -202,6 +233,25 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public QueuePairConfig queuePairConfig(int inline) {
         return new QueuePairConfig(QueuePairType.RC, sendCq, recvCq, srq, depth, options.srBuffers(), qpSge, inline);
+    }
+
+    /** {@link #queuePairConfig(int)} with the inline size the device granted the probe queue pair. */
+    public QueuePairConfig queuePairConfig() {
+        return queuePairConfig(qpInline);
+    }
+
+    /**
+     * Sends the connection's first message, a control message the runtime never sees: for
+     * devices whose connection counts as up only once the connecting side has sent (iWARP's
+     * MPA). Call right after {@link #ready} on the connecting side, before anything else is
+     * posted. Returns a {@link PostStatus}.
+     */
+    public int sendFirstMessage(VerbsEndpoint ep) {
+        int status = ep.sendControl(EagerControl.FIRST, 0, null);
+        if (status == PostStatus.OK) {
+            counters.firstMessages++;
+        }
+        return status;
     }
 
     /** A new RC queue pair (RESET) with the inline size the device granted the probe. */
@@ -483,21 +533,23 @@ public final class VerbsEngine implements AutoCloseable {
                 firstTraffic.accept(ep);
             }
             boolean data = false;
-            if (recvWc.opcode(i) == IBV_WC_RECV_RDMA_WITH_IMM) {
+            int word = inBand ? receiveBuffers.slab(id).get(INT_UNALIGNED, receiveBuffers.offset(id)) : 0;
+            if (inBand) {
+                if (word != InBandControl.DATA) {
+                    control.received(ep, word, receiveBuffers.slab(id), receiveBuffers.offset(id) + InBandControl.WORD);
+                } else {
+                    data = true;
+                    delivered(ep, peer, receiveBuffers.slab(id), receiveBuffers.offset(id) + InBandControl.WORD,
+                            recvWc.byteLength(i) - InBandControl.WORD);
+                }
+            } else if (recvWc.opcode(i) == IBV_WC_RECV_RDMA_WITH_IMM) {
                 handler.onImmediate(peer, recvWc.immediate(i));
                 data = true;
             } else if ((recvWc.flags(i) & IBV_WC_WITH_IMM) != 0) {
                 control.received(ep, recvWc.immediate(i), receiveBuffers.slab(id), receiveBuffers.offset(id));
             } else {
-                counters.messagesReceived++;
-                handler.onReceive(peer, receiveBuffers.slab(id), receiveBuffers.offset(id), recvWc.byteLength(i));
                 data = true;
-                ep.messagesIn++;
-                if (options.channel().fastPath() && ep.inbound == null
-                        && ep.messagesIn >= options.fastPathThreshold()
-                        && counters.fastPathPeers < options.fastPathPeers()) {
-                    control.offerRing(ep);
-                }
+                delivered(ep, peer, receiveBuffers.slab(id), receiveBuffers.offset(id), recvWc.byteLength(i));
             }
             if (srq != null && repostCount < reposts.length) {
                 reposts[repostCount++] = id;
@@ -512,6 +564,18 @@ public final class VerbsEngine implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /** Hands a data message to the runtime; offers the peer a fast-path ring once it is due. */
+    private void delivered(VerbsEndpoint ep, int peer, MemorySegment slab, long offset, int length) {
+        counters.messagesReceived++;
+        handler.onReceive(peer, slab, offset, length);
+        ep.messagesIn++;
+        if (options.channel().fastPath() && ep.inbound == null
+                && ep.messagesIn >= options.fastPathThreshold()
+                && counters.fastPathPeers < options.fastPathPeers()) {
+            control.offerRing(ep);
+        }
     }
 
     private int pollSends() {
