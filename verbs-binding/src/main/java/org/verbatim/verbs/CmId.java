@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import org.verbatim.verbs.raw.RuntimeHelper;
+import org.verbatim.verbs.raw.ibv_context;
+import org.verbatim.verbs.raw.verbs_h;
 import org.verbatim.verbs.raw.rdma_cm_id;
 import org.verbatim.verbs.raw.rdma_cma_h;
 import org.verbatim.verbs.raw.rdma_cma_h_constants;
@@ -48,17 +50,18 @@ public final class CmId extends NativeResource {
     }
 
     /**
-     * The device the id is bound to, as a {@link Context} that librdmacm owns: what the id's queue
-     * pair must be created on (its protection domain and completion queues). Closing that context
-     * closes what was created from it, never the device itself. Throws if the id is not bound to a
-     * device yet.
+     * The name of the device the id is bound to ({@code id->verbs->device}) once its address is
+     * bound or resolved, else null (an address on no RDMA device).
      */
-    public Context context() {
+    public String deviceName() {
         MemorySegment verbs = verbsContext();
         if (verbs.address() == 0) {
-            throw new IllegalStateException("the RDMA CM id is not bound to a device yet");
+            return null;
         }
-        return Context.borrowed(verbs);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment device = ibv_context.device(verbs.reinterpret(ibv_context.sizeof()));
+            return verbs_h.ibv_get_device_name(RuntimeHelper.allocateCallState(a), device).reinterpret(256).getString(0);
+        }
     }
 
     /** The local port of the id ({@code rdma_get_src_port}), host order; after bind or resolve. */
@@ -117,6 +120,16 @@ public final class CmId extends NativeResource {
         call((s, a) -> rdma_cma_h.rdma_connect(s, handle(), connParam(a, params)), "rdma_connect");
     }
 
+    /**
+     * {@code rdma_connect} for a queue pair that is not the id's own: one made with
+     * {@code ibv_create_qp} on a context the caller opened, whose number travels in
+     * {@code conn_param.qp_num} (librdmacm's rule when the id has no queue pair). On iWARP the
+     * kernel then moves that queue pair to RTS when the MPA exchange completes.
+     */
+    public void connect(CmConnectParameters params, QueuePair qp) {
+        call((s, a) -> rdma_cma_h.rdma_connect(s, handle(), withQueuePair(connParam(a, params), qp)), "rdma_connect");
+    }
+
     /** {@code rdma_accept} on the id of a CONNECT_REQUEST ({@link CmConnectParameters#DEFAULT}). */
     public void accept() {
         accept(CmConnectParameters.DEFAULT);
@@ -128,6 +141,16 @@ public final class CmId extends NativeResource {
      */
     public void accept(CmConnectParameters params) {
         call((s, a) -> rdma_cma_h.rdma_accept(s, handle(), connParam(a, params)), "rdma_accept");
+    }
+
+    /** {@code rdma_accept} for a queue pair that is not the id's own (see {@link #connect(CmConnectParameters, QueuePair)}). */
+    public void accept(CmConnectParameters params, QueuePair qp) {
+        call((s, a) -> rdma_cma_h.rdma_accept(s, handle(), withQueuePair(connParam(a, params), qp)), "rdma_accept");
+    }
+
+    private static MemorySegment withQueuePair(MemorySegment param, QueuePair qp) {
+        rdma_conn_param.qp_num(param, qp.qpNum());
+        return param;
     }
 
     /**

@@ -6,7 +6,6 @@ import org.verbatim.verbs.ops.ContextOps;
 import org.verbatim.verbs.ops.MacroVerbs;
 import org.verbatim.verbs.raw.RuntimeHelper;
 import org.verbatim.verbs.raw.ibv_async_event;
-import org.verbatim.verbs.raw.ibv_context;
 import org.verbatim.verbs.raw.ibv_device_attr;
 import org.verbatim.verbs.raw.ibv_gid;
 import org.verbatim.verbs.raw.ibv_port_attr;
@@ -20,8 +19,6 @@ public final class Context extends NativeResource {
 
     private final String name;
     private final ContextOps ops;
-    /** Opened by someone else (librdmacm, for a {@link CmId}): closing releases only what was created from it. */
-    private final boolean borrowed;
 
     Context(MemorySegment device, String name) {
         super(null);
@@ -29,28 +26,6 @@ public final class Context extends NativeResource {
         MemorySegment state = RuntimeHelper.allocateCallState(arena());
         handle(Calls.nonNull(verbs_h.ibv_open_device(state, device), state, "ibv_open_device(" + name + ")"));
         this.ops = ContextOps.of(handle());
-        this.borrowed = false;
-    }
-
-    /** A context that librdmacm opened ({@code id->verbs}); see {@link CmId#context()}. */
-    private Context(MemorySegment context) {
-        super(null);
-        handle(context.reinterpret(ibv_context.sizeof()));
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment device = ibv_context.device(handle());
-            this.name = verbs_h.ibv_get_device_name(RuntimeHelper.allocateCallState(a), device)
-                    .reinterpret(256).getString(0);
-        }
-        this.ops = ContextOps.of(handle());
-        this.borrowed = true;
-    }
-
-    /**
-     * Wraps a context opened by librdmacm. Closing it closes what was created from it (PD, CQs,
-     * SRQs) but not the context itself, which librdmacm keeps for its ids.
-     */
-    static Context borrowed(MemorySegment context) {
-        return new Context(context);
     }
 
     /** The device name. */
@@ -128,9 +103,6 @@ public final class Context extends NativeResource {
 
     @Override
     void release(MemorySegment handle) {
-        if (borrowed) {
-            return;
-        }
         verbs_h.ibv_close_device(releaseState(), handle);
     }
 }

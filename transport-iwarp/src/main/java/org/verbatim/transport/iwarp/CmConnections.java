@@ -1,0 +1,454 @@
+package org.verbatim.transport.iwarp;
+
+import static org.verbatim.verbs.raw.rdma_cma_h_constants.*;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.transport.verbs.VerbsEndpoint;
+import org.verbatim.transport.verbs.VerbsEngine;
+import org.verbatim.verbs.CmConnectParameters;
+import org.verbatim.verbs.CmEvent;
+import org.verbatim.verbs.CmId;
+import org.verbatim.verbs.EventChannel;
+import org.verbatim.verbs.QueuePair;
+
+/**
+ * Connection set-up through the RDMA connection manager, as the MPI-over-iWARP paper designs it.
+ * Every rank listens on its device's address ({@code iwarp.<rank> = address:port} in the
+ * bootstrap); for every pair the lower rank is the server and the higher rank the client:
+ *
+ * <pre>
+ *  client (higher rank)                              server (lower rank)
+ *   create QP (INIT), rdma_resolve_addr, _route
+ *   rdma_connect [CONNECT, rank] ──── MPA ────>  CONNECT_REQUEST: create QP, rdma_accept
+ *   ESTABLISHED: ready, FIRST message ─────────>  (ESTABLISHED)
+ *                                                 FIRST arrives: ready (the connection is up)
+ * </pre>
+ *
+ * MPA wants the client to send first, so the client's first message is a hidden control
+ * message ({@link VerbsEngine#sendFirstMessage}) and the server counts the connection as up only
+ * when it arrives; the runtime never sees it. The queue pairs are the data path's own (created
+ * with {@code ibv_create_qp} on the transport's device context, attached to the connection by
+ * number); the kernel moves them to RTS when the MPA exchange completes.
+ *
+ * <p>All at once ({@code verbatim.iwarp.connect=all}): at open each rank sends its connect
+ * requests in reverse rank order (rank r to r-1, r-2, ..., 0), waits until every connection of
+ * its own is up and ends with a bootstrap barrier. On demand (the default): a client connects at
+ * its first message to a lower rank; a server that talks first to a higher rank asks it to
+ * connect with a CALL_ME request, which the higher rank rejects (the rejection is the answer)
+ * before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
+ * the runtime keeps the messages queued.
+ *
+ * <p>Any RDMA CM failure (address or route resolution, rejection, unreachable peer, no answer
+ * within {@code connect-timeout}) fails the peer with a message naming the device, the local
+ * address and the peer's address and port. Runs on the progressing thread.
+ */
+final class CmConnections {
+    private static final Logger LOG = LoggerFactory.getLogger(CmConnections.class);
+    /** Private data of a connect request: what it asks for, then the requester's rank. */
+    static final int CONNECT = 0x49570001;
+    static final int CALL_ME = 0x49570002;
+    private static final int RESOLVE_MS = 5_000;
+    private static final int BACKLOG = 128;
+
+    enum State { NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED, FAILED }
+
+    /** A CALL_ME request in flight: its own id and throwaway queue pair. */
+    private record CallMe(int peer, CmId id, QueuePair qp) { }
+
+    private final IwarpTransport transport;
+    private final VerbsEngine engine;
+    private final IwarpDevice device;
+    private final EventChannel channel;
+    private final CmId listener;
+    private final InetSocketAddress local;
+    private final int rank;
+    private final long timeoutNanos;
+    private final State[] state;
+    private final CmId[] ids;
+    private final long[] started;
+    private final InetSocketAddress[] addresses;
+    private final Map<Long, Integer> peerOfId = new HashMap<>();
+    private final Map<Long, CallMe> calls = new HashMap<>();
+    private Bootstrap bootstrap;
+    private int inProgress;
+    private int connected;
+    /** Set while connections are made inside open: failures go here, not to the runtime. */
+    private String openFailure;
+    private boolean opening;
+
+    CmConnections(IwarpTransport transport, VerbsEngine engine, IwarpDevice device, int rank, int size,
+                  IwarpConfiguration config) {
+        this.transport = transport;
+        this.engine = engine;
+        this.device = device;
+        this.rank = rank;
+        this.timeoutNanos = TimeUnit.SECONDS.toNanos(config.connectTimeoutSeconds);
+        this.state = new State[size];
+        java.util.Arrays.fill(state, State.NONE);
+        this.ids = new CmId[size];
+        this.started = new long[size];
+        this.addresses = new InetSocketAddress[size];
+        this.channel = new EventChannel();
+        InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
+        try {
+            this.listener = channel.createId();
+            listener.bind(bindTo);
+            listener.listen(BACKLOG);
+        } catch (RuntimeException e) {
+            channel.close();
+            throw new IllegalStateException("binding the listener to " + text(bindTo) + " on " + device.describe()
+                    + " (rdma_bind_addr, rdma_listen): " + e.getMessage(), e);
+        }
+        this.local = new InetSocketAddress(device.address(), listener.localPort());
+    }
+
+    /** Publishes this rank's listening address ({@code iwarp.<rank> = address:port}). */
+    void publish(Bootstrap bootstrap) {
+        this.bootstrap = bootstrap;
+        bootstrap.put("iwarp." + rank, device.address().getHostAddress() + ":" + local.getPort());
+    }
+
+    /** The address and port this rank listens on. */
+    InetSocketAddress listening() {
+        return local;
+    }
+
+    /** Connections being set up now. */
+    boolean busy() {
+        return inProgress > 0;
+    }
+
+    /** Connections up (both sides can send). */
+    int connected() {
+        return connected;
+    }
+
+    State state(int peer) {
+        return state[peer];
+    }
+
+    // ------------------------------------------------------------------ starting
+
+    /** Starts the connection to {@code peer}, whose endpoint exists (INIT): connect, or ask it to. */
+    void start(int peer) {
+        if (state[peer] != State.NONE) {
+            return;
+        }
+        begin(peer);
+        if (peer < rank) {
+            connect(peer);
+        } else {
+            callMe(peer);
+        }
+    }
+
+    /**
+     * All at once: connect requests to every lower rank in reverse rank order, then progress until
+     * every connection of this rank is up. Returns null, or the first failure.
+     */
+    String connectAll(int size) {
+        opening = true;
+        try {
+            for (int p = rank - 1; p >= 0; p--) {
+                transport.endpointOrCreate(p);
+                begin(p);
+                connect(p);
+            }
+            for (int p = rank + 1; p < size; p++) {
+                if (state[p] == State.NONE) {
+                    begin(p); // the server's side: the peer's request is expected
+                    transport.endpointOrCreate(p);
+                }
+            }
+            while (connected < size - 1 && openFailure == null) {
+                poll();
+                engine.progress();
+            }
+            return openFailure;
+        } finally {
+            opening = false;
+        }
+    }
+
+    private void begin(int peer) {
+        started[peer] = System.nanoTime();
+        inProgress++;
+        if (state[peer] == State.NONE) {
+            state[peer] = State.CALLING;
+        }
+    }
+
+    private void connect(int peer) {
+        state[peer] = State.RESOLVING_ADDRESS;
+        try {
+            CmId id = channel.createId();
+            ids[peer] = id;
+            peerOfId.put(id.address(), peer);
+            id.resolveAddress(address(peer), RESOLVE_MS);
+        } catch (RuntimeException e) {
+            fail(peer, "rdma_resolve_addr: " + e.getMessage());
+        }
+    }
+
+    private void callMe(int peer) {
+        state[peer] = State.CALLING;
+        try {
+            QueuePair qp = engine.createQueuePair();
+            qp.toInit(1, engine.queuePairAccess(), 0);
+            CmId id = channel.createId();
+            calls.put(id.address(), new CallMe(peer, id, qp));
+            id.resolveAddress(address(peer), RESOLVE_MS);
+        } catch (RuntimeException e) {
+            fail(peer, "asking it to connect (rdma_resolve_addr): " + e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ events
+
+    /** Handles the waiting connection events and checks the time limit; returns the events handled. */
+    int poll() {
+        int n = 0;
+        CmEvent e;
+        while ((e = channel.pollEvent()) != null) {
+            n++;
+            try {
+                handle(e);
+            } catch (RuntimeException ex) {
+                Integer peer = peerOfId.get(e.id());
+                if (peer != null) {
+                    fail(peer, ex.getMessage());
+                } else {
+                    LOG.warn("iwarp: rank {}: connection event {} failed: {}", rank, e.type(), ex.toString());
+                }
+            }
+        }
+        if (inProgress > 0) {
+            checkTimeouts();
+        }
+        return n;
+    }
+
+    private void handle(CmEvent e) {
+        if (e.isConnectRequest()) {
+            request(e);
+            return;
+        }
+        CallMe call = calls.get(e.id());
+        if (call != null) {
+            callEvent(call, e);
+            return;
+        }
+        Integer peer = peerOfId.get(e.id());
+        if (peer == null) {
+            return;
+        }
+        int p = peer;
+        switch (e.type()) {
+            case RDMA_CM_EVENT_ADDR_RESOLVED -> {
+                state[p] = State.RESOLVING_ROUTE;
+                ids[p].resolveRoute(RESOLVE_MS);
+            }
+            case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
+                state[p] = State.CONNECTING;
+                engine.counters().connectRequest();
+                ids[p].connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
+            }
+            case RDMA_CM_EVENT_ESTABLISHED -> {
+                if (state[p] == State.CONNECTING) {
+                    VerbsEndpoint ep = engine.endpoint(p);
+                    engine.ready(ep);
+                    engine.sendFirstMessage(ep);
+                    up(p);
+                }
+                // the server's side is up only once the client's first message arrives
+            }
+            case RDMA_CM_EVENT_DISCONNECTED, RDMA_CM_EVENT_TIMEWAIT_EXIT ->
+                    LOG.debug("iwarp: rank {}: connection to rank {} closed (event {})", rank, p, e.type());
+            default -> {
+                if (state[p] != State.CONNECTED) {
+                    fail(p, failure(e));
+                }
+            }
+        }
+    }
+
+    /** A connect request: CONNECT from a higher rank is accepted, CALL_ME is answered by rejecting it. */
+    private void request(CmEvent e) {
+        CmId id = CmId.ofRequest(channel, e);
+        byte[] data = e.peer() == null ? new byte[0] : e.peer().privateData();
+        ByteBuffer b = ByteBuffer.wrap(data);
+        int kind = data.length >= 8 ? b.getInt(0) : 0;
+        int from = data.length >= 8 ? b.getInt(4) : -1;
+        boolean valid = from >= 0 && from < state.length && from != rank;
+        if (kind == CONNECT && valid && from > rank && (state[from] == State.NONE || state[from] == State.CALLING)) {
+            if (state[from] == State.NONE) {
+                begin(from);
+            }
+            VerbsEndpoint ep = transport.endpointOrCreate(from);
+            ids[from] = id;
+            peerOfId.put(id.address(), from);
+            state[from] = State.ACCEPTED;
+            id.accept(parameters(CONNECT), ep.queuePair());
+            return;
+        }
+        try {
+            id.reject(new byte[0]);
+        } finally {
+            id.close();
+        }
+        if (kind == CALL_ME && valid && from < rank && state[from] == State.NONE) {
+            transport.endpointOrCreate(from);
+            start(from);
+        } else if (kind != CALL_ME) {
+            LOG.warn("iwarp: rank {}: rejected a connect request ({}, from rank {}, state {})", rank,
+                    Integer.toHexString(kind), from, valid ? state[from] : "-");
+        }
+    }
+
+    private void callEvent(CallMe call, CmEvent e) {
+        switch (e.type()) {
+            case RDMA_CM_EVENT_ADDR_RESOLVED -> call.id.resolveRoute(RESOLVE_MS);
+            case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
+                engine.counters().connectRequest();
+                call.id.connect(parameters(CALL_ME), call.qp);
+            }
+            case RDMA_CM_EVENT_REJECTED -> endCall(call); // the answer: the peer connects now
+            default -> {
+                endCall(call);
+                if (state[call.peer] == State.CALLING) {
+                    fail(call.peer, failure(e) + " (asking it to connect)");
+                }
+            }
+        }
+    }
+
+    private void endCall(CallMe call) {
+        calls.remove(call.id.address());
+        call.id.close();
+        call.qp.close();
+    }
+
+    /** The client's first message arrived on {@code ep}: the server's side of the connection is up. */
+    void trafficFrom(VerbsEndpoint ep) {
+        int p = ep.peer();
+        if (state[p] == State.ACCEPTED) {
+            engine.ready(ep);
+            up(p);
+        }
+    }
+
+    /** A connection went to error: iWARP connections are not re-established, the peer fails. */
+    void drained(VerbsEndpoint ep) {
+        engine.connectionFailed(ep.peer(), "iwarp: the connection to rank " + ep.peer() + " on "
+                + device.describe() + " went to error (an iWARP connection is not re-established)");
+    }
+
+    private void up(int peer) {
+        state[peer] = State.CONNECTED;
+        inProgress--;
+        connected++;
+        LOG.debug("iwarp: rank {}: connected to rank {} in {} ms", rank, peer,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]));
+    }
+
+    private void checkTimeouts() {
+        long now = System.nanoTime();
+        for (int p = 0; p < state.length; p++) {
+            State s = state[p];
+            if (s != State.NONE && s != State.CONNECTED && s != State.FAILED && now - started[p] > timeoutNanos) {
+                fail(p, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (" + s + ")");
+            }
+        }
+    }
+
+    private void fail(int peer, String what) {
+        if (state[peer] == State.FAILED) {
+            return;
+        }
+        if (state[peer] != State.CONNECTED && state[peer] != State.NONE) {
+            inProgress--;
+        }
+        state[peer] = State.FAILED;
+        String reason = "iwarp: rank " + rank + " could not connect to rank " + peer + " at " + describePeer(peer)
+                + " from " + device.describe() + " port " + local.getPort() + ": " + what;
+        LOG.debug(reason);
+        if (opening) {
+            if (openFailure == null) {
+                openFailure = reason;
+            }
+        } else {
+            engine.connectionFailed(peer, reason);
+        }
+    }
+
+    private String describePeer(int peer) {
+        try {
+            return text(address(peer));
+        } catch (RuntimeException e) {
+            return "(no address: " + e.getMessage() + ")";
+        }
+    }
+
+    /** What a failure event means, in words, with its status. */
+    static String failure(CmEvent e) {
+        String what = switch (e.type()) {
+            case RDMA_CM_EVENT_ADDR_ERROR -> "address resolution failed (ADDR_ERROR)";
+            case RDMA_CM_EVENT_ROUTE_ERROR -> "route resolution failed (ROUTE_ERROR)";
+            case RDMA_CM_EVENT_CONNECT_ERROR -> "connection error (CONNECT_ERROR)";
+            case RDMA_CM_EVENT_UNREACHABLE -> "peer unreachable (UNREACHABLE)";
+            case RDMA_CM_EVENT_REJECTED -> "connection refused (REJECTED): nothing listens there, or it refused";
+            case RDMA_CM_EVENT_DEVICE_REMOVAL -> "the device was removed (DEVICE_REMOVAL)";
+            default -> "unexpected connection event " + e.type();
+        };
+        return what + ", status " + e.status();
+    }
+
+    private CmConnectParameters parameters(int kind) {
+        byte[] data = ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
+        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(), data, 7, 7);
+    }
+
+    /** The listening address {@code peer} published. */
+    private InetSocketAddress address(int peer) {
+        InetSocketAddress a = addresses[peer];
+        if (a != null) {
+            return a;
+        }
+        String value = bootstrap == null ? null : bootstrap.get("iwarp." + peer);
+        if (value == null) {
+            throw new IllegalStateException("rank " + peer + " published no iwarp address");
+        }
+        int colon = value.lastIndexOf(':');
+        try {
+            a = new InetSocketAddress(InetAddress.getByName(value.substring(0, colon)),
+                    Integer.parseInt(value.substring(colon + 1)));
+        } catch (UnknownHostException | RuntimeException e) {
+            throw new IllegalStateException("rank " + peer + " published a bad iwarp address: " + value, e);
+        }
+        addresses[peer] = a;
+        return a;
+    }
+
+    /** Connects to {@code peer} at {@code address} instead of what it published (tests: a refused connection). */
+    void useAddress(int peer, InetSocketAddress address) {
+        addresses[peer] = address;
+    }
+
+    static String text(InetSocketAddress a) {
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    /** Destroys every RDMA CM id (the listener's too) and the event channel; before the data path closes. */
+    void close() {
+        channel.close();
+    }
+}
