@@ -44,7 +44,7 @@ final class PortSelection {
                     problems.add(name + ": no such device (have " + devices.names() + ")");
                     continue;
                 }
-                if (config.device.isEmpty() && isIwarp(name)) {
+                if (isIwarp(name)) {
                     problems.add(name + ": iWARP device (use transport iwarp)");
                     continue;
                 }

@@ -59,7 +59,14 @@ final class CmConnections {
     private static final int RESOLVE_MS = 5_000;
     private static final int BACKLOG = 128;
 
-    enum State { NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED, FAILED }
+    enum State {
+        NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED,
+        /** The queue pair went to error (either side): draining before the reconnection. */
+        RECOVERING,
+        /** Server side, endpoint at INIT (all at once, or drained and reset): waiting for the client's request. */
+        AWAITING_REQUEST,
+        FAILED
+    }
 
     /** A CALL_ME request in flight: its own id and throwaway queue pair. */
     private record CallMe(int peer, CmId id, QueuePair qp) { }
@@ -77,6 +84,8 @@ final class CmConnections {
     private final long[] started;
     private final InetSocketAddress[] addresses;
     private final Map<Long, Integer> peerOfId = new HashMap<>();
+    /** A client's request that came while this (server) side was still draining its queue pair. */
+    private final CmId[] heldRequests;
     private final Map<Long, CallMe> calls = new HashMap<>();
     private Bootstrap bootstrap;
     private int inProgress;
@@ -97,6 +106,7 @@ final class CmConnections {
         this.ids = new CmId[size];
         this.started = new long[size];
         this.addresses = new InetSocketAddress[size];
+        this.heldRequests = new CmId[size];
         this.channel = new EventChannel();
         InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
         try {
@@ -165,7 +175,8 @@ final class CmConnections {
             }
             for (int p = rank + 1; p < size; p++) {
                 if (state[p] == State.NONE) {
-                    begin(p); // the server's side: the peer's request is expected
+                    begin(p);
+                    state[p] = State.AWAITING_REQUEST; // the server's side: the peer's request is expected
                     transport.endpointOrCreate(p);
                 }
             }
@@ -271,8 +282,15 @@ final class CmConnections {
                 }
                 // the server's side is up only once the client's first message arrives
             }
-            case RDMA_CM_EVENT_DISCONNECTED, RDMA_CM_EVENT_TIMEWAIT_EXIT ->
-                    LOG.debug("iwarp: rank {}: connection to rank {} closed (event {})", rank, p, e.type());
+            case RDMA_CM_EVENT_DISCONNECTED -> {
+                // the peer's queue pair went to error (or it closed): re-establish, as after an
+                // error completion here
+                LOG.debug("iwarp: rank {}: connection to rank {} closed by the peer", rank, p);
+                if (state[p] == State.CONNECTED) {
+                    recover(p);
+                }
+            }
+            case RDMA_CM_EVENT_TIMEWAIT_EXIT -> { }
             default -> {
                 if (state[p] != State.CONNECTED) {
                     fail(p, failure(e));
@@ -289,15 +307,28 @@ final class CmConnections {
         int kind = data.length >= 8 ? b.getInt(0) : 0;
         int from = data.length >= 8 ? b.getInt(4) : -1;
         boolean valid = from >= 0 && from < state.length && from != rank;
+        if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
+                || state[from] == State.RECOVERING)) {
+            // the client reconnects after an error this side may not have seen yet: drain first
+            if (heldRequests[from] != null) {
+                heldRequests[from].close();
+            }
+            heldRequests[from] = id;
+            if (state[from] == State.CONNECTED) {
+                recover(from);
+            }
+            return;
+        }
+        if (kind == CONNECT && valid && from > rank && state[from] == State.AWAITING_REQUEST) {
+            accept(from, id);
+            return;
+        }
         if (kind == CONNECT && valid && from > rank && (state[from] == State.NONE || state[from] == State.CALLING)) {
             if (state[from] == State.NONE) {
                 begin(from);
             }
-            VerbsEndpoint ep = transport.endpointOrCreate(from);
-            ids[from] = id;
-            peerOfId.put(id.address(), from);
-            state[from] = State.ACCEPTED;
-            id.accept(parameters(CONNECT), ep.queuePair());
+            transport.endpointOrCreate(from);
+            accept(from, id);
             return;
         }
         try {
@@ -346,10 +377,67 @@ final class CmConnections {
         }
     }
 
-    /** A connection went to error: iWARP connections are not re-established, the peer fails. */
+    /**
+     * The queue pair of {@code peer} went to error without the peer being gone (a one-sided
+     * operation one side refused; on iWARP the responder tears the connection down, and the other
+     * side sees DISCONNECTED): drain it, then reconnect in the same roles.
+     */
+    private void recover(int peer) {
+        state[peer] = State.RECOVERING;
+        started[peer] = System.nanoTime();
+        inProgress++;
+        connected--;
+        engine.recover(engine.endpoint(peer));
+    }
+
+    /**
+     * {@code ep}'s queue pair has drained after an error: its old RDMA CM id goes, the queue pair is
+     * reset to INIT with its receive buffers, and the connection is made again, the client
+     * connecting and the server accepting (at once if the client's request is already held).
+     */
     void drained(VerbsEndpoint ep) {
-        engine.connectionFailed(ep.peer(), "iwarp: the connection to rank " + ep.peer() + " on "
-                + device.describe() + " went to error (an iWARP connection is not re-established)");
+        int p = ep.peer();
+        if (state[p] == State.CONNECTED) {
+            // the error completion came first (engine-initiated recovery)
+            state[p] = State.RECOVERING;
+            started[p] = System.nanoTime();
+            inProgress++;
+            connected--;
+        }
+        CmId old = ids[p];
+        ids[p] = null;
+        if (old != null) {
+            peerOfId.remove(old.address());
+            old.close();
+        }
+        try {
+            ep.queuePair().reset();
+            ep.queuePair().toInit(1, engine.queuePairAccess(), 0);
+            engine.reopen(ep);
+        } catch (RuntimeException e) {
+            fail(p, "resetting the queue pair after an error: " + e.getMessage());
+            return;
+        }
+        if (p < rank) {
+            connect(p);
+        } else if (heldRequests[p] != null) {
+            CmId held = heldRequests[p];
+            heldRequests[p] = null;
+            accept(p, held);
+        } else {
+            state[p] = State.AWAITING_REQUEST;
+        }
+    }
+
+    private void accept(int from, CmId id) {
+        ids[from] = id;
+        peerOfId.put(id.address(), from);
+        state[from] = State.ACCEPTED;
+        try {
+            id.accept(parameters(CONNECT), engine.endpoint(from).queuePair());
+        } catch (RuntimeException e) {
+            fail(from, "rdma_accept: " + e.getMessage());
+        }
     }
 
     private void up(int peer) {
