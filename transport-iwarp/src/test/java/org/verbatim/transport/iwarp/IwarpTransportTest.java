@@ -69,17 +69,6 @@ class IwarpTransportTest extends ConformanceHarness {
         });
     }
 
-    /** The RDMA fast path needs the switch: without it an ardma channel is a configuration error. */
-    @Test
-    void fastPathNeedsTheSwitch() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> IwarpConfiguration.from(
-                Map.of(IwarpConfiguration.VERBS.eagerChannel.name(), "ardma-srq")));
-        assertTrue(e.getMessage().contains(IwarpConfiguration.FAST_PATH.name()), e.getMessage());
-        IwarpConfiguration c = IwarpConfiguration.from(Map.of(IwarpConfiguration.VERBS.eagerChannel.name(),
-                "ardma-srq", IwarpConfiguration.FAST_PATH.name(), "true"));
-        assertTrue(c.semantics().inOrderPlacement());
-    }
-
     /**
      * All at once: every pair is connected when open returns (connect requests in reverse rank
      * order, then a barrier); each client sent one hidden first message per server, and every
