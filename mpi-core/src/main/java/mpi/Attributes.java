@@ -26,6 +26,10 @@ final class Attributes {
     static final int FIRST_USER_KEYVAL = 64;
 
     private static final Map<Integer, Kind> KEYVALS = new HashMap<>();
+    /** Freed keyvals that attributes still use: they keep working for those attributes. */
+    private static final Map<Integer, Kind> FREED = new HashMap<>();
+    /** Attributes (on any object) per keyval. */
+    private static final Map<Integer, Integer> USES = new HashMap<>();
     private static int nextKeyval = FIRST_USER_KEYVAL;
 
     /** Serialized value per keyval, in keyval order. */
@@ -56,6 +60,31 @@ final class Attributes {
     static synchronized void freeKeyval(Kind kind, int keyval) throws MPIException {
         checkKeyval(kind, keyval);
         KEYVALS.remove(keyval);
+        if (USES.getOrDefault(keyval, 0) > 0) {
+            FREED.put(keyval, kind);
+        }
+    }
+
+    /**
+     * Throws ERR_KEYVAL unless {@code keyval} is a live user keyval of {@code kind}, or a freed
+     * one this object still has an attribute for (MPI: a freed keyval stays valid for the
+     * attributes that use it until they are deleted).
+     */
+    void check(Kind kind, int keyval) throws MPIException {
+        synchronized (Attributes.class) {
+            if (FREED.get(keyval) == kind && values.containsKey(keyval)) {
+                return;
+            }
+        }
+        checkKeyval(kind, keyval);
+    }
+
+    private static synchronized void use(int keyval, int delta) {
+        int n = USES.merge(keyval, delta, Integer::sum);
+        if (n <= 0) {
+            USES.remove(keyval);
+            FREED.remove(keyval);
+        }
     }
 
     /** Throws ERR_KEYVAL unless {@code keyval} is a live user keyval of {@code kind}. */
@@ -76,7 +105,9 @@ final class Attributes {
     // ------------------------------------------------------------------ values
 
     void set(int keyval, Object value) throws MPIException {
-        values.put(keyval, serialize(value));
+        if (values.put(keyval, serialize(value)) == null) {
+            use(keyval, 1);
+        }
     }
 
     /** A deserialized copy of the value, or null if none is set. */
@@ -87,18 +118,28 @@ final class Attributes {
 
     /** Deletes the value; false if there was none. */
     boolean delete(int keyval) {
-        return values.remove(keyval) != null;
+        boolean had = values.remove(keyval) != null;
+        if (had) {
+            use(keyval, -1);
+        }
+        return had;
     }
 
     /** The attributes a dup gets: every value (bytes are never modified, so they are shared). */
     Attributes copyForDup(boolean fromWorld) {
         Attributes c = new Attributes(predefined || fromWorld);
         c.values.putAll(values);
+        for (int keyval : values.keySet()) {
+            use(keyval, 1);
+        }
         return c;
     }
 
     /** On free: the values are deleted. */
     void clear() {
+        for (int keyval : values.keySet()) {
+            use(keyval, -1);
+        }
         values.clear();
     }
 

@@ -68,16 +68,20 @@ final class Buffers {
     static MemorySegment segment(Object buf, Datatype type, long bytes) throws MPIException {
         MemorySegment whole = whole(buf, type);
         if (whole.byteSize() < bytes) {
-            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer too small: " + bytes
-                    + " bytes needed (" + type + "), " + whole.byteSize() + " available");
+            throw MPIException.of(ErrorClass.ERR_BUFFER, buf == null ? "buffer is null (valid "
+                    + "only with count 0)" : "buffer too small: " + bytes + " bytes needed ("
+                    + type + "), " + whole.byteSize() + " available");
         }
         return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
     }
 
-    /** The whole buffer as a segment (from its slice start), its class checked against the type. */
+    /**
+     * The whole buffer as a segment (from its slice start), its class checked against the type.
+     * A null buffer is an empty segment: valid for count 0 in every call, as in Open MPI.
+     */
     static MemorySegment whole(Object buf, Datatype type) throws MPIException {
         if (buf == null) {
-            throw MPIException.of(ErrorClass.ERR_BUFFER, "buffer is null");
+            return MemorySegment.NULL;
         }
         if (buf instanceof MemorySegment s) {
             return s;
@@ -106,9 +110,33 @@ final class Buffers {
         if (c == base.arrayClass() || (c == byte[].class && base == BaseType.BYTE)) {
             return;
         }
-        throw MPIException.of(ErrorClass.ERR_TYPE, "buffer " + c.getSimpleName()
-                + " does not match datatype " + type + " (expects "
-                + base.arrayClass().getSimpleName() + ")");
+        checkReinterpreted(buf, type);
+    }
+
+    /**
+     * Open MPI's rule for an array of another element type: its memory, in native order, may be
+     * used with MPI.BYTE, MPI.CHAR or any type whose size divides the array's byte length (the
+     * count stays in elements of the type, and an overrun is still refused by the caller).
+     */
+    private static void checkReinterpreted(Object buf, Datatype type) throws MPIException {
+        Class<?> c = buf.getClass();
+        BaseType base = type.base;
+        long bytes = (long) java.lang.reflect.Array.getLength(buf) * elementSize(c);
+        boolean asBytes = base == BaseType.BYTE || base == BaseType.CHAR;
+        if (c != boolean[].class && base != BaseType.BOOLEAN && (asBytes
+                || (type.byteSize > 0 && bytes % type.byteSize == 0))) {
+            return;
+        }
+        throw MPIException.of(ErrorClass.ERR_TYPE, "buffer " + c.getSimpleName() + " ("
+                + bytes + " bytes) does not match datatype " + type + " (expects "
+                + base.arrayClass().getSimpleName() + ", or an array whose byte length is a "
+                + "multiple of the type's " + type.byteSize + " bytes)");
+    }
+
+    private static int elementSize(Class<?> arrayClass) {
+        Class<?> e = arrayClass.getComponentType();
+        return e == long.class || e == double.class ? 8 : e == int.class || e == float.class ? 4
+                : e == char.class || e == short.class ? 2 : 1;
     }
 
     private static MemorySegment ofArray(Object a) throws MPIException {

@@ -219,11 +219,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     private static void requireDirect(Buffer buf) {
-        // The reference throws IllegalArgumentException here; Verbatim also accepts heap buffers
-        // (kept reachable and copied as needed), so only null is refused at this point.
-        if (buf == null) {
-            throw new IllegalArgumentException("buffer is null");
-        }
+        // The reference throws IllegalArgumentException here for heap buffers; Verbatim also
+        // accepts them (kept reachable and copied as needed), and a null buffer is valid with
+        // count 0 (the count check refuses it otherwise, ERR_BUFFER), so nothing is refused here.
     }
 
     // ------------------------------------------------------------------ basics
@@ -364,11 +362,30 @@ public class Comm implements Freeable, Cloneable {
         return info == null ? new Info() : info.dup();
     }
 
-    /** MPI_Comm_disconnect: waits for pending communication on this communicator, then frees it. */
+    /**
+     * MPI_Comm_disconnect: waits until what this process still has to send to the communicator's
+     * peers has left (the engine's queue of sends the transports refused for now), then until
+     * every member has called it (a barrier, which also follows every message sent earlier on
+     * each link), and frees the communicator; afterwards isNull() is true. Collective.
+     */
     public final void disconnect() throws MPIException {
         MPI.check();
         checkUsable("MPI_Comm_disconnect");
+        if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
+            throw raise("MPI_Comm_disconnect", ErrorClass.ERR_COMM,
+                    "cannot disconnect a predefined communicator");
+        }
+        int[] peers = remote;
+        engine().awaitCondition(() -> {
+            for (int p : peers) {
+                if (engine().pendingFor(p) > 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
         barrier();
+        attributes.clear();
         freed = true;
     }
 
@@ -445,7 +462,7 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         checkUsable("MPI_Comm_set_attr");
         try {
-            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            attributes.check(Attributes.Kind.COMM, keyval);
             attributes.set(keyval, value);
         } catch (MPIException e) {
             throw raise("MPI_Comm_set_attr", e.getErrorClass(), e.getMessage());
@@ -468,7 +485,7 @@ public class Comm implements Freeable, Cloneable {
             return this == MPI.COMM_WORLD || attributes.predefined() ? v : null;
         }
         try {
-            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            attributes.check(Attributes.Kind.COMM, keyval);
             return attributes.get(keyval);
         } catch (MPIException e) {
             throw raise("MPI_Comm_get_attr", e.getErrorClass(), e.getMessage());
@@ -489,7 +506,7 @@ public class Comm implements Freeable, Cloneable {
         } else if (keyval == MPI.LASTUSEDCODE) {
             return MPI.ERR_LASTCODE;
         } else if (keyval == MPI.UNIVERSE_SIZE) {
-            return process.size();
+            return process.bootstrap().universeSize();
         }
         return null;
     }
@@ -499,7 +516,7 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         checkUsable("MPI_Comm_delete_attr");
         try {
-            Attributes.checkKeyval(Attributes.Kind.COMM, keyval);
+            attributes.check(Attributes.Kind.COMM, keyval);
         } catch (MPIException e) {
             throw raise("MPI_Comm_delete_attr", e.getErrorClass(), e.getMessage());
         }
@@ -547,9 +564,15 @@ public class Comm implements Freeable, Cloneable {
         return errhandler;
     }
 
-    /** Invokes this communicator's error handler with {@code errorCode}. */
+    /**
+     * Invokes this communicator's error handler with {@code errorCode}: under ERRORS_ARE_FATAL the
+     * job ends; under ERRORS_RETURN the handler does nothing and the call returns (as in Open
+     * MPI, whose MPI_Comm_call_errhandler then returns MPI_SUCCESS).
+     */
     public void callErrhandler(int errorCode) throws MPIException {
-        throw raise("MPI_Comm_call_errhandler", errorCode, ErrorClass.describe(errorCode));
+        if (errhandler.fatal) {
+            throw raise("MPI_Comm_call_errhandler", errorCode, ErrorClass.describe(errorCode));
+        }
     }
 
     /** MPI_Abort: ends the whole job with {@code errorcode}. */
@@ -627,7 +650,12 @@ public class Comm implements Freeable, Cloneable {
     private boolean plainSend(int count, Datatype type, int dest, int tag) {
         return MPI.initialized() && process != null && !freed && dest >= 0 && dest < remote.length
                 && count >= 0 && type != null && type.usable() && tag >= 0
-                && tag <= MPI.TAG_UB_VALUE;
+                && tag <= MPI.TAG_UB_VALUE && !process.checkTypes();
+    }
+
+    /** verbatim.core.check-types is on: sends carry and receives compare type signatures. */
+    private boolean checkingTypes() {
+        return process != null && process.checkTypes();
     }
 
     /** Checks everything, then posts the send; nothing is sent on bad input. */
@@ -659,9 +687,18 @@ public class Comm implements Freeable, Cloneable {
         if (mode == Mode.BUFFERED) {
             long need = seg.byteSize();
             if (!MPI.bsendReserve(need)) {
+                // Open MPI's rule: a buffered send that can complete at once (eager, taken by
+                // the transport now) needs no room in the attached buffer
+                try {
+                    if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
+                        return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+                    }
+                } catch (MpiError e) {
+                    throw raise(call, e);
+                }
                 throw raise(call, ErrorClass.ERR_BUFFER, "attached buffer too small for "
-                        + need + " bytes (plus MPI.BSEND_OVERHEAD); attach more with "
-                        + "MPI.attachBuffer");
+                        + need + " bytes (plus MPI.BSEND_OVERHEAD), and the message cannot go "
+                        + "at once; attach more with MPI.attachBuffer");
             }
             byte[] copy = new byte[(int) need];
             MemorySegment.copy(seg, 0, MemorySegment.ofArray(copy), 0, need);
@@ -671,7 +708,8 @@ public class Comm implements Freeable, Cloneable {
         }
         try {
             SendOp op = engine().p2p().send(context, rank, remote[dest], tag, seg, layout, keep,
-                    mode == Mode.BUFFERED ? Mode.STANDARD : mode);
+                    mode == Mode.BUFFERED ? Mode.STANDARD : mode,
+                    checkingTypes() ? TypeSignatures.code(type, count) : 0);
             if (release != null) {
                 op.whenDone(release);
                 // MPI_Bsend is local: the data now lives in the attached buffer, so the call (and
@@ -696,7 +734,7 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         String call = "MPI_Recv";
-        if (type == null || !type.usable()) {
+        if (type == null || !type.usable() || checkingTypes()) {
             // a derived layout type, or a type startRecv refuses with its error
             return new Request(startRecv(call, buf, count, type, source, tag), this, call)
                     .waitStatus();
@@ -739,7 +777,8 @@ public class Comm implements Freeable, Cloneable {
             }
             try {
                 return engine().p2p().receive(context, source, tag, r.base(),
-                        new TypeLayout(r.shape()), buf, r.copyBack());
+                        new TypeLayout(r.shape()), buf, r.copyBack(),
+                        checkingTypes() ? TypeSignatures.check(type, count) : null);
             } catch (MpiError e) {
                 throw raise(call, e);
             }
@@ -749,8 +788,8 @@ public class Comm implements Freeable, Cloneable {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
         try {
-            RecvOp op = engine().p2p().receive(context, source, tag, seg, buf,
-                    Buffers.booleanCopyBack(buf, seg));
+            RecvOp op = engine().p2p().receive(context, source, tag, seg, null, buf,
+                    Buffers.booleanCopyBack(buf, seg), checkingTypes() ? TypeSignatures.check(type, count) : null);
             return op;
         } catch (MpiError e) {
             throw raise(call, e);
@@ -824,7 +863,12 @@ public class Comm implements Freeable, Cloneable {
         return iSend((Object) buf, count, type, dest, tag);
     }
 
-    /** Verbatim extension: nonblocking send from an array (kept reachable until complete). */
+    /**
+     * Verbatim extension: nonblocking send from an array (kept reachable until complete) or,
+     * zero-copy, from a {@link MemorySegment}. (Not a MemorySegment overload: next to
+     * {@link #iSend(Buffer, int, Datatype, int, int)} it would make Open MPI programs' bare
+     * {@code iSend(null, 0, ...)} ambiguous.)
+     */
     public final Request iSend(Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         // Fast path as the blocking send's: an eager message the transport takes at once is
@@ -857,12 +901,6 @@ public class Comm implements Freeable, Cloneable {
             sent = s;
         }
         return s;
-    }
-
-    /** Verbatim extension: zero-copy nonblocking send from native memory. */
-    public final Request iSend(MemorySegment buf, int count, Datatype type, int dest, int tag)
-            throws MPIException {
-        return iSend((Object) buf, count, type, dest, tag);
     }
 
     /**
@@ -905,19 +943,17 @@ public class Comm implements Freeable, Cloneable {
         return iRecv((Object) buf, count, type, source, tag);
     }
 
-    /** Verbatim extension: nonblocking receive into an array (kept reachable until complete). */
+    /**
+     * Verbatim extension: nonblocking receive into an array (kept reachable until complete) or,
+     * zero-copy, into a {@link MemorySegment} (an Object parameter, as {@link #iSend(Object, int,
+     * Datatype, int, int)}, so that {@code iRecv(null, 0, ...)} stays the Buffer form).
+     */
     public final Request iRecv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         Request r = new Request(startRecv("MPI_Irecv", buf, count, type, source, tag), this,
                 "MPI_Irecv");
         r.recyclesReceive = true;
         return r;
-    }
-
-    /** Verbatim extension: zero-copy nonblocking receive into native memory. */
-    public final Request iRecv(MemorySegment buf, int count, Datatype type, int source, int tag)
-            throws MPIException {
-        return iRecv((Object) buf, count, type, source, tag);
     }
 
     // ------------------------------------------------------------------ persistent

@@ -219,17 +219,32 @@ final class CommCreation {
     }
 
     /** MPI_Intercomm_merge: the group passing high=false first (ties: the lower world ranks). */
+    /** A 64-bit hash of a job id (FNV-1a): the same in every process of every job. */
+    private static long jobHash(String jobId) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < jobId.length(); i++) {
+            h ^= jobId.charAt(i);
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
     static Intracomm merge(Intercomm c, boolean high) throws MPIException {
         String call = "MPI_Intercomm_merge";
         MPI.check();
         c.checkUsable(call);
-        int[] mine = {high ? 1 : 0, c.process.proposeContext()};
-        int[] theirs = new int[2];
+        // flag, proposal, and the leader's job-wide identity (job hash, world rank): the tie-break
+        // when both pass the same flag must agree on both sides, also across jobs, where the
+        // peer numbers of world[] and remote[] are local to each process
+        long job = jobHash(c.process.bootstrap().jobId());
+        int[] mine = {high ? 1 : 0, c.process.proposeContext(), (int) (job >>> 32), (int) job,
+                c.process.rank()};
+        int[] theirs = new int[5];
         // local agreement on the proposed context, then the leaders swap flags and proposals
         int proposal = (int) Agreement.allreduceMax(c.engine(), c.context + 3, INTER_TAG,
                 c.world, c.rank, mine[1]);
         mine[1] = proposal;
-        int[] both = new int[4];
+        int[] both = new int[10];
         if (c.rank == 0) {
             MemorySegment out = MemorySegment.ofArray(mine);
             MemorySegment in = MemorySegment.ofArray(theirs);
@@ -242,7 +257,8 @@ final class CommCreation {
             } catch (MpiError e) {
                 throw c.raise(call, e);
             }
-            both = new int[] {mine[0], mine[1], theirs[0], theirs[1]};
+            System.arraycopy(mine, 0, both, 0, 5);
+            System.arraycopy(theirs, 0, both, 5, 5);
         }
         MemorySegment b = MemorySegment.ofArray(both);
         Schedule s = org.verbatim.runtime.coll.Broadcast.build(
@@ -253,9 +269,12 @@ final class CommCreation {
             throw c.raise(call, e);
         }
         boolean myHigh = both[0] != 0;
-        boolean theirHigh = both[2] != 0;
-        int agreed = Math.max(both[1], both[3]);
-        boolean mineFirst = myHigh != theirHigh ? !myHigh : c.world[0] < c.remote[0];
+        boolean theirHigh = both[5] != 0;
+        int agreed = Math.max(both[1], both[6]);
+        long myLeader = ((long) both[2] << 32) | (both[3] & 0xffff_ffffL);
+        long theirLeader = ((long) both[7] << 32) | (both[8] & 0xffff_ffffL);
+        boolean mineFirst = myHigh != theirHigh ? !myHigh
+                : myLeader != theirLeader ? myLeader < theirLeader : both[4] < both[9];
         int[] first = mineFirst ? c.world : c.remote;
         int[] second = mineFirst ? c.remote : c.world;
         int[] world = new int[first.length + second.length];

@@ -417,7 +417,7 @@ public final class Datatype implements Freeable, Cloneable {
     public void setAttr(int keyval, Object value) throws MPIException {
         MPI.check();
         attributeCall("MPI_Type_set_attr", () -> {
-            Attributes.checkKeyval(Attributes.Kind.DATATYPE, keyval);
+            attributes.check(Attributes.Kind.DATATYPE, keyval);
             attributes.set(keyval, value);
             return null;
         });
@@ -427,7 +427,7 @@ public final class Datatype implements Freeable, Cloneable {
     public Object getAttr(int keyval) throws MPIException {
         MPI.check();
         return attributeCall("MPI_Type_get_attr", () -> {
-            Attributes.checkKeyval(Attributes.Kind.DATATYPE, keyval);
+            attributes.check(Attributes.Kind.DATATYPE, keyval);
             return attributes.get(keyval);
         });
     }
@@ -441,7 +441,7 @@ public final class Datatype implements Freeable, Cloneable {
     public void deleteAttr(int keyval) throws MPIException {
         MPI.check();
         attributeCall("MPI_Type_delete_attr", () -> {
-            Attributes.checkKeyval(Attributes.Kind.DATATYPE, keyval);
+            attributes.check(Attributes.Kind.DATATYPE, keyval);
             if (!attributes.delete(keyval)) {
                 throw MPIException.of(ErrorClass.ERR_KEYVAL, "keyval " + keyval
                         + " has no value on datatype " + name);

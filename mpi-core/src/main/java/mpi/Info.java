@@ -12,7 +12,9 @@ import org.verbatim.runtime.MpiProcess;
  * {@link MPI#MAX_INFO_KEY} characters and values at most {@link MPI#MAX_INFO_VAL}, as in Open MPI.
  *
  * <p>{@link MPI#INFO_ENV} is filled on first use after Init with the keys MPI 3.1 defines for it
- * that Verbatim knows (command, argv, maxprocs, host, arch, wdir, thread_level).
+ * that Verbatim knows, as Open MPI fills them (command: the main class or jar; argv: the
+ * program's arguments; maxprocs, host, arch, wdir, thread_level) and Open MPI's own
+ * ompi_num_apps, ompi_first_rank and ompi_np.
  * {@link MPI#INFO_NULL} is a null handle: every call on it fails with ERR_INFO.
  */
 public final class Info implements Freeable, Cloneable {
@@ -141,9 +143,18 @@ public final class Info implements Freeable, Cloneable {
     }
 
     private void fillEnvironment(MpiProcess p) {
-        ProcessHandle.Info self = ProcessHandle.current().info();
-        self.command().ifPresent(c -> entries.put("command", clip(c)));
-        self.arguments().ifPresent(a -> entries.put("argv", clip(String.join(" ", a))));
+        // As Open MPI: command is the program (here its main class, or its jar), argv its
+        // arguments (those given to Init, else those on the java command line)
+        String[] java = System.getProperty("sun.java.command", "").strip().split("\\s+", 2);
+        if (!java[0].isEmpty()) {
+            entries.put("command", clip(java[0]));
+        } else {
+            ProcessHandle.current().info().command().ifPresent(c -> entries.put("command",
+                    clip(c)));
+        }
+        String[] args = MPI.initArgs();
+        entries.put("argv", clip(args != null ? String.join(" ", args)
+                : java.length > 1 ? java[1] : ""));
         entries.put("maxprocs", Integer.toString(p.size()));
         entries.put("host", clip(p.host(p.rank())));
         entries.put("arch", clip(System.getProperty("os.arch")));
@@ -151,6 +162,9 @@ public final class Info implements Freeable, Cloneable {
         String[] levels = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
             "MPI_THREAD_MULTIPLE"};
         entries.put("thread_level", levels[p.threadLevel()]);
+        entries.put("ompi_num_apps", "1");
+        entries.put("ompi_first_rank", "0");
+        entries.put("ompi_np", Integer.toString(p.size()));
     }
 
     private static String clip(String v) {

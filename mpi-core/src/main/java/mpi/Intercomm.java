@@ -72,9 +72,13 @@ public final class Intercomm extends Comm {
         return CommCreation.merge(this, high);
     }
 
-    /** Verbatim is not started by MPI_Comm_spawn: there is no parent. */
+    /**
+     * The inter-communicator to the parents of a world started by MPI_Comm_spawn; one whose
+     * isNull() is true when this world was not spawned (or it was disconnected) (MPI_Comm_get_parent).
+     */
     public static Intercomm getParent() throws MPIException {
         MPI.check();
-        return new Intercomm();
+        Intercomm p = MPI.parent;
+        return p == null || p.freed ? new Intercomm() : p;
     }
 }

@@ -126,142 +126,122 @@ public class Intracomm extends Comm {
 
     // ------------------------------------------------------------------ dynamic processes
 
-    private static MPIException noDynamicProcesses(String call) {
-        return MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": dynamic process "
-                + "management (ports, connect/accept, name publishing, spawn) is not supported by "
-                + "Verbatim; start all ranks with mpirun");
-    }
-
     /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Open_port).
+     * Opens a port that other groups can connect to (MPI_Open_port): a listening socket of this
+     * process, named {@code verbatim-port:<addresses>:<tcp port>:<nonce>}. Local: not collective.
      */
     public static String openPort() throws MPIException {
         MPI.check();
-        throw noDynamicProcesses("MPI_Open_port");
+        try {
+            return Ports.open();
+        } catch (java.io.IOException e) {
+            throw MPI.COMM_WORLD.raise("MPI_Open_port", MPI.ERR_PORT, "cannot listen: "
+                    + e.getMessage());
+        }
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Open_port).
-     */
+    /** As {@link #openPort()}; no info key is used (MPI_Open_port). */
     public static String openPort(Info info) throws MPIException {
         return openPort();
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Close_port).
-     */
+    /** Closes a port this process opened (MPI_Close_port); any other name is ERR_PORT. */
     public static void closePort(String name) throws MPIException {
         MPI.check();
-        throw noDynamicProcesses("MPI_Close_port");
+        if (!Ports.close(name)) {
+            throw MPI.COMM_WORLD.raise("MPI_Close_port", MPI.ERR_PORT, "'" + name
+                    + "' is not a port this process has open");
+        }
     }
 
     /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Comm_accept).
+     * Waits at {@code root} for a group that connects to {@code port} (which {@code root} opened)
+     * and returns the inter-communicator to it (MPI_Comm_accept). Collective over this
+     * communicator; {@code port} matters at the root only.
      */
     public final Intercomm accept(String port, int root) throws MPIException {
-        MPI.check();
-        throw noDynamicProcesses("MPI_Comm_accept");
+        return ConnectAccept.run(this, root, "MPI_Comm_accept",
+                mine -> Connect.accept(port, mine, "MPI_Comm_accept"));
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Comm_accept).
-     */
+    /** As {@link #accept(String, int)}; no info key is used (MPI_Comm_accept). */
     public final Intercomm accept(String port, Info info, int root) throws MPIException {
         return accept(port, root);
     }
 
     /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Comm_connect).
+     * Connects to the group that accepts on {@code port} and returns the inter-communicator to
+     * it (MPI_Comm_connect). Collective; {@code port} matters at the root only. A name that is no
+     * open port gives ERR_PORT on every member.
      */
     public final Intercomm connect(String port, int root) throws MPIException {
-        MPI.check();
-        throw noDynamicProcesses("MPI_Comm_connect");
+        return ConnectAccept.run(this, root, "MPI_Comm_connect",
+                mine -> Connect.exchange(port, mine, "MPI_Comm_connect"));
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Comm_connect).
-     */
+    /** As {@link #connect(String, int)}; no info key is used (MPI_Comm_connect). */
     public final Intercomm connect(String port, Info info, int root) throws MPIException {
         return connect(port, root);
     }
 
     /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Publish_name).
+     * Publishes {@code port} under {@code service} with the process manager's name service
+     * (MPI_Publish_name): mpirun's own, or the {@code bin/verbatim-nameserver} it was pointed at.
      */
     public static void publishName(String service, String port) throws MPIException {
         MPI.check();
-        throw noDynamicProcesses("MPI_Publish_name");
+        NameService.publish(service, port);
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Publish_name).
-     */
+    /** As {@link #publishName(String, String)}; no info key is used (MPI_Publish_name). */
     public static void publishName(String service, Info info, String port) throws MPIException {
         publishName(service, port);
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Unpublish_name).
-     */
+    /** Withdraws a name this job published (MPI_Unpublish_name); an unknown one is ERR_SERVICE. */
     public static void unpublishName(String service, String port) throws MPIException {
         MPI.check();
-        throw noDynamicProcesses("MPI_Unpublish_name");
+        NameService.unpublish(service, port);
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Unpublish_name).
-     */
+    /** As {@link #unpublishName(String, String)}; no info key is used (MPI_Unpublish_name). */
     public static void unpublishName(String service, Info info, String port) throws MPIException {
         unpublishName(service, port);
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Lookup_name).
-     */
+    /** The port published under {@code service} (MPI_Lookup_name); an unknown one is ERR_NAME. */
     public static String lookupName(String service) throws MPIException {
         MPI.check();
-        throw noDynamicProcesses("MPI_Lookup_name");
+        return NameService.lookup(service);
     }
 
-    /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Lookup_name).
-     */
+    /** As {@link #lookupName(String)}; no info key is used (MPI_Lookup_name). */
     public static String lookupName(String service, Info info) throws MPIException {
         return lookupName(service);
     }
 
     /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Comm_spawn).
+     * Starts {@code maxprocs} copies of {@code command} as a new world and returns the
+     * inter-communicator to them (MPI_Comm_spawn). Collective; the arguments matter at the root.
+     * {@code argv} null is MPI_ARGV_NULL; {@code errcodes} null is MPI_ERRCODES_IGNORE, else it
+     * gets one code per child. {@code command} {@code java} means mpirun's JDK with the parents'
+     * class path. Info keys: {@code wdir}, {@code path}, {@code host} (this host only).
      */
     public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root,
                                  int[] errcodes) throws MPIException {
-        MPI.check();
-        throw noDynamicProcesses("MPI_Comm_spawn");
+        return Spawn.spawn(this, new String[] {command}, new String[][] {argv},
+                new int[] {maxprocs}, new Info[] {info}, root, errcodes, "MPI_Comm_spawn");
     }
 
     /**
-     * Not supported: Verbatim has no dynamic processes; throws {@link MPIException}
-     * (MPI_Comm_spawn_multiple).
+     * Starts several commands as one new world, the children of command 0 first
+     * (MPI_Comm_spawn_multiple); null {@code argv} or {@code errcodes} as in {@link #spawn}.
      */
     public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs,
                                          Info[] info, int root, int[] errcodes)
             throws MPIException {
-        MPI.check();
-        throw noDynamicProcesses("MPI_Comm_spawn_multiple");
+        return Spawn.spawn(this, commands, argv, maxprocs, info, root, errcodes,
+                "MPI_Comm_spawn_multiple");
     }
 
     // ------------------------------------------------------------------ topologies

@@ -186,6 +186,7 @@ public final class MPI {
     // ------------------------------------------------------------------ the one static state
     private static final Object LIFECYCLE = new Object();
     private static volatile MpiProcess process;
+    private static String[] initArgs;
     private static volatile boolean finalized;
     private static byte[] attached;
     private static long attachedInUse;
@@ -193,6 +194,9 @@ public final class MPI {
     /** The class holds only static members; the constructor exists for source compatibility. */
     public MPI() {
     }
+
+    /** The inter-communicator to the parents of a spawned world, else null. */
+    static Intercomm parent;
 
     static MpiProcess process() throws MPIException {
         check();
@@ -210,6 +214,11 @@ public final class MPI {
     }
 
     /** Throws unless MPI is initialised and not finalised. */
+    /** The program's arguments as given to Init (INFO_ENV's argv), or null. */
+    static String[] initArgs() {
+        return initArgs;
+    }
+
     static void check() throws MPIException {
         if (process == null) {
             throw MPIException.of(ERR_OTHER, finalized ? "MPI is finalized."
@@ -251,7 +260,9 @@ public final class MPI {
                 throw new AssertionError("halted");
             }
             bindPredefined(p);
+            initArgs = args == null ? null : args.clone();
             process = p;
+            parent = Spawn.connectToParents();
             HotPathWarmup.runIfWanted(p);
             return required;
         }
@@ -297,6 +308,8 @@ public final class MPI {
                         System.err.print(report);
                     }
                 }
+                Ports.closeAll();
+                parent = null;
                 p.close();
             } catch (MpiError e) {
                 COMM_WORLD.raise("MPI_Finalize", e);

@@ -98,9 +98,13 @@ public final class Message {
         return imRecv((Object) buf, count, type, "MPI_Imrecv");
     }
 
-    /** Zero-copy form: receives straight into native memory. */
-    public Request imRecv(MemorySegment buf, int count, Datatype type) throws MPIException {
-        return imRecv((Object) buf, count, type, "MPI_Imrecv");
+    /**
+     * Verbatim extension: receives into an array or, zero-copy, into a {@link
+     * java.lang.foreign.MemorySegment} (an Object parameter, so that a bare {@code imRecv(null,
+     * 0, type)} stays the Buffer form as in Open MPI's bindings).
+     */
+    public Request imRecv(Object buf, int count, Datatype type) throws MPIException {
+        return imRecv(buf, count, type, "MPI_Imrecv");
     }
 
     private Request imRecv(Object buf, int count, Datatype type, String call) throws MPIException {
@@ -121,7 +125,7 @@ public final class Message {
             message = null;
             try {
                 return new Request(c.engine().p2p().receiveMatched(u, r.base(),
-                        new TypeLayout(r.shape()), buf, r.copyBack()), c, call);
+                        new TypeLayout(r.shape()), buf, r.copyBack(), typeCheck(c, type, count)), c, call);
             } catch (MpiError e) {
                 throw c.raise(call, e);
             }
@@ -135,10 +139,16 @@ public final class Message {
         Unexpected u = message;
         message = null;
         try {
-            RecvOp op = c.engine().p2p().receiveMatched(u, seg, buf, Buffers.booleanCopyBack(buf, seg));
+            RecvOp op = c.engine().p2p().receiveMatched(u, seg, null, buf, Buffers.booleanCopyBack(buf, seg),
+                    typeCheck(c, type, count));
             return new Request(op, c, call);
         } catch (MpiError e) {
             throw c.raise(call, e);
         }
+    }
+
+    /** The verbatim.core.check-types check of a matched receive, or null when the check is off. */
+    private static org.verbatim.runtime.p2p.TypeCheck typeCheck(Comm c, Datatype type, int count) {
+        return c.process != null && c.process.checkTypes() ? TypeSignatures.check(type, count) : null;
     }
 }

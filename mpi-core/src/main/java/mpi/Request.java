@@ -82,9 +82,14 @@ public class Request implements Freeable {
         Status s = Status.of(r);
         retire();
         if (r.error() != 0 && comm != null) {
-            throw comm.raise(call, new MpiError(r.error(), describeError(r)));
+            throw raise(new MpiError(r.error(), describeError(r)));
         }
         return s;
+    }
+
+    /** Reports an error of this request through its communicator's (or file's) handler. */
+    MPIException raise(MpiError e) {
+        return comm.raise(call, e);
     }
 
     static String describeError(RequestState r) {
@@ -133,7 +138,7 @@ public class Request implements Freeable {
         try {
             engine().await(r);
         } catch (MpiError e) {
-            throw comm.raise(call, e);
+            throw raise(e);
         }
         return finish(r);
     }
@@ -184,7 +189,7 @@ public class Request implements Freeable {
         try {
             engine().progress();
         } catch (MpiError e) {
-            throw comm.raise(call, e);
+            throw raise(e);
         }
     }
 
@@ -314,8 +319,7 @@ public class Request implements Freeable {
             }
         }
         if (failed != null) {
-            throw failed.comm.raise(failed.call, new MpiError(failedState.error(),
-                    describeError(failedState)));
+            throw failed.raise(new MpiError(failedState.error(), describeError(failedState)));
         }
     }
 

@@ -209,10 +209,15 @@ public final class Win implements Freeable {
         });
     }
 
-    /** Invokes this window's error handler with {@code errorCode}. */
+    /**
+     * Invokes this window's error handler with {@code errorCode}: under ERRORS_ARE_FATAL the job
+     * ends; under ERRORS_RETURN the call returns.
+     */
     public void callErrhandler(int errorCode) throws MPIException {
         MPI.check();
-        throw raise("MPI_Win_call_errhandler", errorCode, ErrorClass.describe(errorCode));
+        if (errhandler.fatal) {
+            throw raise("MPI_Win_call_errhandler", errorCode, ErrorClass.describe(errorCode));
+        }
     }
 
     // ------------------------------------------------------------------ memory
@@ -697,7 +702,7 @@ public final class Win implements Freeable {
     public void setAttr(int keyval, Object value) throws MPIException {
         run("MPI_Win_set_attr", () -> {
             impl("MPI_Win_set_attr");
-            Attributes.checkKeyval(Attributes.Kind.WIN, keyval);
+            attributes.check(Attributes.Kind.WIN, keyval);
             attributes.set(keyval, value);
         });
     }
@@ -721,7 +726,7 @@ public final class Win implements Freeable {
             } else if (keyval == MPI.WIN_MODEL) {
                 return w.model();
             }
-            Attributes.checkKeyval(Attributes.Kind.WIN, keyval);
+            attributes.check(Attributes.Kind.WIN, keyval);
             return attributes.get(keyval);
         });
     }
@@ -730,7 +735,7 @@ public final class Win implements Freeable {
     public void deleteAttr(int keyval) throws MPIException {
         run("MPI_Win_delete_attr", () -> {
             impl("MPI_Win_delete_attr");
-            Attributes.checkKeyval(Attributes.Kind.WIN, keyval);
+            attributes.check(Attributes.Kind.WIN, keyval);
             if (!attributes.delete(keyval)) {
                 throw MPIException.of(ErrorClass.ERR_KEYVAL, "keyval " + keyval
                         + " has no value on this window");

@@ -145,9 +145,8 @@ final class AotTraining {
             throws InterruptedException, IOException {
         // Unbound: pinned ranks crawl when a third busy process holds one of their cores, and
         // where the ranks ran does not change what the cache records.
-        LaunchOptions options = new LaunchOptions(2, true, false, false, withoutVerbatimSettings(System.getenv()),
-                TIMEOUT_SECONDS,
-                LaunchOptions.Binding.NONE, List.of(), 0, 1, null, null, false);
+        LaunchOptions options = LaunchOptions.local(2, true, withoutVerbatimSettings(System.getenv()),
+                TIMEOUT_SECONDS, LaunchOptions.Binding.NONE);
         Job job = new Job(options, rank -> trainingCommand(rc, shaping, budgetSeconds, rank == 0 ? output : null), log, log,
                 ShmCleaner.SHM, false);
         return job.run();

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import org.verbatim.bootstrap.JobSecret;
 
 /**
  * One mpirun job: N local rank processes, their PMI server, output forwarding and the failure
@@ -28,7 +29,13 @@ public final class Job {
     public static final int TIMEOUT_STATUS = 124;
     private static final long TERM_GRACE_MILLIS = 2_000;
 
-    private final LaunchOptions options;
+    private LaunchOptions options;
+    /** The job's secret was made here (not given): a serving mpirun prints it for --join. */
+    private final boolean secretMade;
+    private RemoteStarts.Plan remotePlan;
+    private RemoteStarts remotes;
+    /** Ranks started elsewhere that have ended (serving side). */
+    private final boolean[] remoteEnded;
     private final IntFunction<List<String>> commands;
     private final OutputStream out;
     private final OutputStream err;
@@ -45,6 +52,9 @@ public final class Job {
     private int remoteRunning;
     private final boolean[] joined;
     private JoinLink link;
+    /** Name service and spawn for this job's ranks (the serving mpirun only). */
+    private LauncherServices services;
+    private Spawner spawner;
     private String failure;
     /** mpirun got SIGINT (Ctrl-C): ranks dying of the same SIGINT are not failures to report. */
     private boolean interrupted;
@@ -70,7 +80,8 @@ public final class Job {
      */
     public Job(LaunchOptions options, IntFunction<List<String>> commands, OutputStream out, OutputStream err,
             Path shmDir, boolean stdinToRankZero) {
-        this.options = options;
+        this.secretMade = options.secret() == null;
+        this.options = secretMade ? options.withSecret(JobSecret.generate()) : options;
         this.stdinToRankZero = stdinToRankZero;
         this.commands = commands;
         this.out = out;
@@ -80,12 +91,18 @@ public final class Job {
         this.jobId = "vb" + ProcessHandle.current().pid() + "x"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000000, Integer.MAX_VALUE));
         this.joined = new boolean[options.ranks()];
+        this.remoteEnded = new boolean[options.ranks()];
         this.remoteRunning = options.ranks() - options.localRanks();
     }
 
     private static IntFunction<List<String>> rankCommands(List<String> command) {
         List<String> copy = List.copyOf(command);
         return rank -> copy;
+    }
+
+    /** Starts the ranks of {@code plan}'s hosts over ssh once the PMI service is up (call before run). */
+    void startRemotely(RemoteStarts.Plan plan) {
+        this.remotePlan = plan;
     }
 
     /** The PMI kvsname given to the ranks, which the shm transport uses in its file names. */
@@ -103,7 +120,8 @@ public final class Job {
         try {
             String pmiPort;
             if (options.join() != null) {
-                link = JoinLink.join(options.join(), options.firstRank(), options.lastRank(), options.ranks());
+                link = JoinLink.join(options.join(), options.firstRank(), options.lastRank(), options.ranks(),
+                        options.secret());
                 jobId = link.kvsName();
                 pmiPort = options.join();
                 link.onChange(() -> {
@@ -112,15 +130,25 @@ public final class Job {
                     }
                 });
             } else {
-                server = options.listen() == null ? new PmiServer(options.ranks(), jobId, new Listener())
-                        : new PmiServer(options.ranks(), jobId, new Listener(), socketAddress(options.listen()));
+                spawner = new Spawner(options, jobId, commands.apply(options.firstRank()), out, err, new SpawnHooks());
+                services = new LauncherServices(options, spawner);
+                java.net.InetSocketAddress bind = options.listen() != null ? socketAddress(options.listen())
+                        : remotePlan != null ? new java.net.InetSocketAddress(0) : null;
+                server = bind == null ? new PmiServer(options.ranks(), jobId, options.secret(), new Listener())
+                        : new PmiServer(options.ranks(), jobId, options.secret(), new Listener(), bind);
                 if (options.listen() != null) {
                     messages.println("mpirun: serving PMI for " + options.ranks() + " ranks on "
                             + server.listenAddress() + "; ranks " + options.firstRank() + "-"
-                            + options.lastRank() + " start here, the others join with --join");
+                            + options.lastRank() + " start here, the others join with "
+                            + (secretMade ? JobSecret.VARIABLE + "=" + options.secret() + " " : "") + "mpirun --join");
                 }
                 this.pmi = server;
                 pmiPort = server.portAddress();
+                if (remotePlan != null) {
+                    String joinAddress = hostPort(remotePlan.pmiHost(), server.port());
+                    remotes = RemoteStarts.start(remotePlan.hosts(), options, remotePlan.ssh(),
+                            remotePlan.remoteMpirun(), joinAddress, remotePlan.settings(), out, err, this::sshEnded);
+                }
             }
             synchronized (lock) {
                 for (int rank = options.firstRank(); rank <= options.lastRank() && failure == null; rank++) {
@@ -141,11 +169,15 @@ public final class Job {
                     }
                     lock.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1_000)));
                 }
-                if (failure != null && !failure.isEmpty()) {
+                if (failure != null && !failure.isEmpty() && !options.secretFromStdin()) {
+                    // (an mpirun that another started over ssh leaves the report to that one)
                     messages.println(failure);
                 }
             }
             stopAll();
+            if (spawner != null) {
+                pumps.addAll(spawner.pumps());
+            }
             for (Thread t : pumps) {
                 t.join(5_000);
             }
@@ -154,12 +186,21 @@ public final class Job {
                     server.endJoined(status);
                 }
             }
+            if (remotes != null) {
+                remotes.finish(REMOTE_END_GRACE_MILLIS);
+            }
         } catch (IOException e) {
             stopAll();
+            if (remotes != null) {
+                remotes.kill();
+            }
             throw e;
         } finally {
             if (server != null) {
                 server.close();
+            }
+            if (services != null) {
+                services.close();
             }
             if (link != null) {
                 link.close();
@@ -186,7 +227,7 @@ public final class Job {
      */
     private boolean over() {
         if (link == null) {
-            return running == 0 && remoteRunning == 0;
+            return running == 0 && remoteRunning == 0 && (spawner == null || spawner.running() == 0);
         }
         int end = link.endStatus();
         if (end > 0) {
@@ -203,6 +244,30 @@ public final class Job {
             return true;
         }
         return false;
+    }
+
+    /** How long the mpiruns on other hosts get to end after the job did, before their ssh is killed. */
+    private static final long REMOTE_END_GRACE_MILLIS = 10_000;
+
+    private static String hostPort(String host, int port) {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** An ssh to another host ended: a failure unless that host's ranks had all ended. */
+    private void sshEnded(Placement.HostRanks host, int code) {
+        synchronized (lock) {
+            boolean ranksEnded = true;
+            for (int r = host.first(); r <= host.last(); r++) {
+                ranksEnded &= remoteEnded[r];
+            }
+            if (!ranksEnded && failure == null) {
+                fail("mpirun: ssh to " + host.host() + " (ranks " + host.first() + "-" + host.last()
+                        + ") ended with status " + code + " before those ranks did"
+                        + (code == 255 ? " (ssh could not connect or log in; its message is above)" : "")
+                        + "; ending the job", code == 0 ? 1 : code);
+            }
+            lock.notifyAll();
+        }
     }
 
     private static java.net.InetSocketAddress socketAddress(String hostPort) {
@@ -223,6 +288,10 @@ public final class Job {
             }
         });
         env.remove("PMI_FD");
+        env.put(JobSecret.VARIABLE, options.secret());
+        if (options.workDir() != null) {
+            pb.directory(new java.io.File(options.workDir()));
+        }
         env.put("PMI_PORT", pmiPort);
         env.put("PMI_ID", Integer.toString(rank));
         env.put("PMI_RANK", Integer.toString(rank));
@@ -359,6 +428,9 @@ public final class Job {
         synchronized (lock) {
             all = new ArrayList<>(processes);
         }
+        if (spawner != null) {
+            all.addAll(spawner.processes());
+        }
         for (Process p : all) {
             if (p.isAlive()) {
                 p.descendants().forEach(ProcessHandle::destroy);
@@ -389,9 +461,15 @@ public final class Job {
         synchronized (lock) {
             all = new ArrayList<>(processes);
         }
+        if (spawner != null) {
+            all.addAll(spawner.processes());
+        }
         for (Process p : all) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
+        }
+        if (remotes != null) {
+            remotes.kill();
         }
         ShmCleaner.clean(shmDir, jobId);
     }
@@ -454,8 +532,8 @@ public final class Job {
         @Override
         public String joined(int first, int last, String from) {
             synchronized (lock) {
-                if (options.listen() == null) {
-                    return "this mpirun does not serve other hosts (no --listen)";
+                if (!options.serving()) {
+                    return "this mpirun does not serve other hosts (no --listen or --host)";
                 }
                 for (int r = first; r <= last; r++) {
                     if (r >= options.ranks() || options.isLocal(r) || joined[r]) {
@@ -474,6 +552,7 @@ public final class Job {
         public void remoteExit(int rank, int code, String what) {
             synchronized (lock) {
                 remoteRunning--;
+                remoteEnded[rank] = true;
                 if (failure == null) {
                     if (code != 0) {
                         fail("mpirun: " + what + "; ending the job", code);
@@ -494,9 +573,42 @@ public final class Job {
         }
 
         @Override
+        public void refused(String from, String why) {
+            messages.println("mpirun: refused a PMI connection from " + from + " (" + why + "): it did not "
+                    + "present this job's secret; the job goes on");
+        }
+
+        @Override
+        public String command(int rank, String cmd, Map<String, String> fields) {
+            return services == null ? null : services.command(cmd, fields);
+        }
+
+        @Override
+        public int universeSize(int jobSize) {
+            return services == null ? jobSize : services.universeSize(jobSize);
+        }
+
+        @Override
         public void protocolError(int rank, String message) {
             synchronized (lock) {
                 fail("mpirun: PMI error from " + (rank >= 0 ? "rank " + rank : "a rank") + ": " + message + "; ending the job", 1);
+            }
+        }
+    }
+
+    /** How the children of MPI_Comm_spawn end the job (see {@link Spawner}). */
+    private final class SpawnHooks implements Spawner.Hooks {
+        @Override
+        public void failed(String message, int status) {
+            synchronized (lock) {
+                fail(message, status);
+            }
+        }
+
+        @Override
+        public void changed() {
+            synchronized (lock) {
+                lock.notifyAll();
             }
         }
     }

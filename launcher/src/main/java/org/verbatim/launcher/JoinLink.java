@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.verbatim.bootstrap.JobSecret;
 import org.verbatim.bootstrap.PmiWire;
 
 /**
@@ -38,9 +39,11 @@ final class JoinLink implements AutoCloseable {
 
     /**
      * Connects to {@code hostPort} (retrying while nothing listens there yet) and joins with ranks
-     * {@code first..last} of a job of {@code size}; IOException says why not.
+     * {@code first..last} of a job of {@code size}, presenting the job's {@code secret};
+     * IOException says why not.
      */
-    static JoinLink join(String hostPort, int first, int last, int size) throws IOException, InterruptedException {
+    static JoinLink join(String hostPort, int first, int last, int size, String secret)
+            throws IOException, InterruptedException {
         int colon = hostPort.lastIndexOf(':');
         InetSocketAddress address = new InetSocketAddress(hostPort.substring(0, colon),
                 Integer.parseInt(hostPort.substring(colon + 1)));
@@ -63,6 +66,14 @@ final class JoinLink implements AutoCloseable {
         socket.setTcpNoDelay(true);
         BufferedReader reader = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
         OutputStream o = socket.getOutputStream();
+        o.write((PmiWire.format("auth", "secret", secret) + "\n").getBytes(StandardCharsets.UTF_8));
+        o.flush();
+        String auth = reader.readLine();
+        if (auth == null || !"0".equals(PmiWire.parse(auth).get("rc"))) {
+            socket.close();
+            throw new IOException("the mpirun at " + hostPort + " refused this one: not the job's secret (set "
+                    + JobSecret.VARIABLE + " to the value the serving mpirun uses)");
+        }
         o.write((PmiWire.format("join", "first", Integer.toString(first), "last", Integer.toString(last))
                 + "\n").getBytes(StandardCharsets.UTF_8));
         o.flush();

@@ -15,6 +15,14 @@ import java.util.Set;
  * @param join      {@code --join HOST:PORT}: start this mpirun's ranks for the job served there, or null
  * @param aot       {@code --aot} (true), {@code --no-aot} (false), or null: the setting
  *                  {@code verbatim.launcher.aot} decides
+ * @param hosts     {@code --host}/{@code --hostfile}: the hosts and their slots (merged), or empty
+ * @param oversubscribe {@code --oversubscribe}: more ranks than slots is allowed
+ * @param workDir   {@code --wdir DIR}: the ranks' working directory (null: mpirun's)
+ * @param prefix    {@code --prefix DIR}: Verbatim's directory on the other hosts (null: the same as here)
+ * @param secretFromStdin {@code --secret-stdin}: the job's secret is the first line of stdin (how
+ *                  an mpirun started over ssh gets it)
+ * @param secret    the job's secret (see {@link org.verbatim.bootstrap.JobSecret}), or null: mpirun
+ *                  makes one
  */
 public record LaunchOptions(
         int ranks,
@@ -29,7 +37,38 @@ public record LaunchOptions(
         int lastRank,
         String listen,
         String join,
-        Boolean aot) {
+        Boolean aot,
+        List<HostList.Entry> hosts,
+        boolean oversubscribe,
+        String workDir,
+        String prefix,
+        boolean secretFromStdin,
+        String secret) {
+
+    /** Options for a job on this host only, as the AOT training runs it. */
+    static LaunchOptions local(int ranks, boolean tagOutput, Map<String, String> environment, long timeoutSeconds,
+            Binding binding) {
+        return new LaunchOptions(ranks, tagOutput, false, false, environment, timeoutSeconds, binding, List.of(), 0,
+                ranks - 1, null, null, false, List.of(), false, null, null, false, null);
+    }
+
+    /** True if this mpirun serves PMI to ranks that other mpiruns start ({@code --listen} or hosts). */
+    public boolean serving() {
+        return listen != null || !hosts.isEmpty();
+    }
+
+    /** The same options with ranks {@code first..last} started here ({@code last = first - 1}: none). */
+    LaunchOptions withLocalRanks(int first, int last) {
+        return new LaunchOptions(ranks, tagOutput, printConfig, help, environment, timeoutSeconds, binding, program,
+                first, last, listen, join, aot, hosts, oversubscribe, workDir, prefix, secretFromStdin, secret);
+    }
+
+    /** The same options with the job's secret. */
+    LaunchOptions withSecret(String jobSecret) {
+        return new LaunchOptions(ranks, tagOutput, printConfig, help, environment, timeoutSeconds, binding, program,
+                firstRank, lastRank, listen, join, aot, hosts, oversubscribe, workDir, prefix, secretFromStdin,
+                jobSecret);
+    }
 
     /** The ranks this mpirun starts itself. */
     public int localRanks() {
@@ -62,7 +101,15 @@ public record LaunchOptions(
             PMI_RANK, PMI_SIZE). The -cp/-jar shorthand runs a JDK >= 25 with the Verbatim jars
             and --enable-native-access=ALL-UNNAMED; a bare `java` also means that JDK.
 
-            One job over several hosts: on the first host
+            One job over several hosts, started over ssh:
+              mpirun --host h1:4,h2:4 ...      or      mpirun --hostfile FILE ...
+            places ranks by slot (h1 gets 0-3, h2 4-7; -np defaults to the slots' sum), starts
+            this host's ranks itself and, on every other host, `ssh HOST .../bin/mpirun --join`
+            for that host's ranks (the same path as here, or --prefix DIR). -x variables, the
+            VERBATIM_* settings and the working directory go along; the job's secret goes
+            through ssh's stdin. verbatim.launcher.ssh sets the ssh command.
+
+            By hand, on the first host
               mpirun -np N --ranks 0-1 --listen 0.0.0.0:7400 ...
             serves PMI for all N ranks and starts 0-1; on each other host
               mpirun -np N --ranks 2-3 --join host-a:7400 ...
@@ -78,10 +125,21 @@ public record LaunchOptions(
               --bind-to core|none  pin rank r to core r mod cores (with taskset), or not; by
                                    default ranks are pinned when there are no more of them
                                    than online cores, as Open MPI does
+              --host H[:N],...     run on these hosts, N slots each (default 1); -H, -host
+              --hostfile FILE      hosts from FILE, one per line: `host slots=N` (# comments);
+                                   also --machinefile
+              --oversubscribe      allow more ranks than slots
+              --wdir DIR           the ranks' working directory (default: mpirun's); -wd
+              --prefix DIR         Verbatim's directory on the other hosts (default: this one)
               --ranks A-B          start only ranks A..B here (with --listen or --join)
               --listen HOST:PORT   serve PMI on HOST:PORT (port 0: any) for the ranks that
                                    other mpiruns start with --join
-              --join HOST:PORT     start --ranks for the job that the mpirun at HOST:PORT serves
+              --join HOST:PORT     start --ranks for the job that the mpirun at HOST:PORT serves;
+                                   needs the serving mpirun's secret in VERBATIM_JOB_SECRET
+              --secret-stdin       read the job's secret from the first line of stdin (used by
+                                   the ssh start of --host; not needed by hand)
+              --nameserver HOST:PORT  publish and look up names (MPI_Publish_name) at the
+                                   bin/verbatim-nameserver there, shared with other mpiruns
               --aot, --no-aot      start the ranks of the -cp/-jar shorthand with (or without)
                                    a JDK AOT cache of Verbatim's classes and method profiles,
                                    which makes the first tens of thousands of messages several
@@ -110,6 +168,12 @@ public record LaunchOptions(
         String listen = null;
         String join = null;
         Boolean aot = null;
+        boolean ranksGiven = false;
+        List<HostList.Entry> hosts = new ArrayList<>();
+        boolean oversubscribe = false;
+        String workDir = null;
+        String prefix = null;
+        boolean secretStdin = false;
         Map<String, String> env = new LinkedHashMap<>();
         int i = 0;
         loop:
@@ -118,7 +182,15 @@ public record LaunchOptions(
             switch (a) {
                 case "-np", "-n", "--np" -> {
                     ranks = positiveInt(a, value(args, i++));
+                    ranksGiven = true;
                 }
+                case "--host", "-host", "-H" -> HostList.parseHostOption(value(args, i++), hosts);
+                case "--hostfile", "-hostfile", "--machinefile", "-machinefile" ->
+                        HostList.parseHostfile(java.nio.file.Path.of(value(args, i++)), hosts);
+                case "--oversubscribe", "-oversubscribe" -> oversubscribe = true;
+                case "--wdir", "-wdir", "-wd", "--wd" -> workDir = value(args, i++);
+                case "--prefix", "-prefix" -> prefix = value(args, i++);
+                case "--secret-stdin" -> secretStdin = true;
                 case "--tag-output", "-tag-output" -> tag = true;
                 case "--print-config" -> printConfig = true;
                 case "--aot" -> aot = true;
@@ -140,6 +212,7 @@ public record LaunchOptions(
                 case "--ranks" -> rankRange = value(args, i++);
                 case "--listen" -> listen = hostPort(a, value(args, i++));
                 case "--join" -> join = hostPort(a, value(args, i++));
+                case "--nameserver", "--ompi-server" -> env.put("VERBATIM_LAUNCHER_NAMESERVER", hostPort(a, value(args, i++)));
                 case "--bind-to", "-bind-to" -> {
                     String v = value(args, i++);
                     binding = switch (v) {
@@ -165,6 +238,17 @@ public record LaunchOptions(
         if (program.isEmpty() && !help && !printConfig) {
             throw new IllegalArgumentException("no program given (mpirun -h shows the usage)");
         }
+        hosts = HostList.merged(hosts);
+        if (!hosts.isEmpty() && !ranksGiven) {
+            ranks = hosts.stream().mapToInt(HostList.Entry::slots).sum(); // as Open MPI: one rank per slot
+        }
+        if (!hosts.isEmpty() && (listen != null || join != null || rankRange != null)) {
+            throw new IllegalArgumentException("--host/--hostfile start the ranks on every host themselves; "
+                    + "--listen, --join and --ranks are the way to do it by hand, not with them");
+        }
+        if (prefix != null && hosts.isEmpty()) {
+            throw new IllegalArgumentException("--prefix is where Verbatim is on the other hosts: it needs --host or --hostfile");
+        }
         int first = 0;
         int last = ranks - 1;
         if (rankRange != null) {
@@ -187,7 +271,8 @@ public record LaunchOptions(
                     + "serve them with --listen HOST:PORT (and start them there with --join)");
         }
         return new LaunchOptions(ranks, tag, printConfig, help, env, timeout, binding,
-                new ArrayList<>(program), first, last, listen, join, aot);
+                new ArrayList<>(program), first, last, listen, join, aot, hosts, oversubscribe, workDir, prefix,
+                secretStdin, null);
     }
 
     private static String hostPort(String option, String v) {

@@ -19,6 +19,17 @@ public final class LauncherSettings implements SettingsProvider {
             "Directory of the AOT caches; empty = $XDG_CACHE_HOME/verbatim/aot, else "
                     + "~/.cache/verbatim/aot. Remove it to clear them.");
 
+    public static final Setting SSH = new Setting("verbatim.launcher.ssh", "ssh",
+            "The command (and its options, separated by spaces) that starts mpirun on the other hosts "
+                    + "of a --host/--hostfile job; the host name and the remote command are appended, as "
+                    + "Open MPI's plm_rsh_agent. Example: \"ssh -p 2222 -i ~/.ssh/cluster_key\".");
+    public static final Setting PMI_ADDRESS = new Setting("verbatim.launcher.pmi-address", "",
+            "The address of this host that the other hosts of a --host/--hostfile job reach mpirun's PMI "
+                    + "service at; empty = the address of the interface that routes to the first other host.");
+    public static final Setting NAMESERVER = new Setting("verbatim.launcher.nameserver", "",
+            "HOST:PORT of a bin/verbatim-nameserver that keeps the names of MPI_Publish_name for several "
+                    + "mpiruns (as mpirun --nameserver); empty = mpirun keeps its job's names itself.");
+
     @Override
     public String area() {
         return "launcher";
@@ -26,7 +37,7 @@ public final class LauncherSettings implements SettingsProvider {
 
     @Override
     public List<Setting> settings() {
-        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS);
+        return List.of(AOT, AOT_DIR, AOT_TRAINING_SECONDS, SSH, PMI_ADDRESS, NAMESERVER);
     }
 
     /** mpirun's own configuration: its system properties and VERBATIM_* environment. */

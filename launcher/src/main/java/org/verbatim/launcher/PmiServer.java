@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.verbatim.bootstrap.JobSecret;
 import org.verbatim.bootstrap.PmiWire;
 
 /**
@@ -26,6 +27,11 @@ import org.verbatim.bootstrap.PmiWire;
  * control connection: {@code cmd=join first=A last=B} (answered {@code cmd=join_ack rc=0
  * kvsname=K size=S}), then {@code cmd=rank_exit rank=R status=N what=...} as its ranks end; the
  * server answers nothing to those and sends {@code cmd=end status=N} when the job is over.
+ *
+ * <p>Every connection must first present the job's secret ({@link JobSecret}): {@code cmd=auth
+ * secret=S}, answered {@code cmd=auth_result rc=0}. Anything else first, or a wrong secret, is
+ * answered {@code cmd=auth_result rc=-1} and the connection is closed; nothing in the job changes
+ * (the listener only hears {@link Listener#refused}).
  */
 public final class PmiServer implements AutoCloseable {
     /** Limits announced in {@code cmd=maxes}; the same as Hydra's. */
@@ -52,10 +58,33 @@ public final class PmiServer implements AutoCloseable {
         /** The control connection of the mpirun starting {@code first..last} closed early. */
         default void joinLost(int first, int last, String from) {
         }
+
+        /** A connection from {@code from} did not present the job's secret and was closed. */
+        default void refused(String from, String why) {
+        }
+
+        /**
+         * A command beyond PMI-1 (Verbatim's name service and spawn, see {@link LauncherServices}):
+         * the reply line, or null when the listener does not serve {@code cmd}.
+         */
+        default String command(int rank, String cmd, Map<String, String> fields) {
+            return null;
+        }
+
+        /** The answer to {@code get_appnum} for {@code rank} (MPI_APPNUM): by default 0. */
+        default int appNum(int rank) {
+            return 0;
+        }
+
+        /** The answer to {@code get_universe_size}: by default the job's size. */
+        default int universeSize(int jobSize) {
+            return jobSize;
+        }
     }
 
     private final int size;
     private final String kvsName;
+    private final String secret;
     private final Listener listener;
     private final ServerSocket serverSocket;
     private final Map<String, String> kvs = new ConcurrentHashMap<>();
@@ -65,17 +94,20 @@ public final class PmiServer implements AutoCloseable {
     private final List<Connection> connections = new ArrayList<>();
     private volatile boolean closed;
 
-    public PmiServer(int size, String kvsName, Listener listener) throws IOException {
-        this(size, kvsName, listener, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    /** A server on the loopback interface for a job whose connections present {@code secret}. */
+    public PmiServer(int size, String kvsName, String secret, Listener listener) throws IOException {
+        this(size, kvsName, secret, listener, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     }
 
     /** A server listening on {@code bind} (port 0: any free port). */
-    public PmiServer(int size, String kvsName, Listener listener, InetSocketAddress bind) throws IOException {
+    public PmiServer(int size, String kvsName, String secret, Listener listener, InetSocketAddress bind)
+            throws IOException {
         if (size < 1) {
             throw new IllegalArgumentException("job size must be >= 1: " + size);
         }
         this.size = size;
         this.kvsName = kvsName;
+        this.secret = JobSecret.check(secret);
         this.listener = listener;
         this.initialized = new boolean[size];
         this.finalized = new boolean[size];
@@ -91,6 +123,11 @@ public final class PmiServer implements AutoCloseable {
         InetAddress a = serverSocket.getInetAddress();
         String host = a.isAnyLocalAddress() ? InetAddress.getLoopbackAddress().getHostAddress() : a.getHostAddress();
         return host + ":" + serverSocket.getLocalPort();
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return serverSocket.getLocalPort();
     }
 
     /** The address and port the server listens on. */
@@ -171,6 +208,7 @@ public final class PmiServer implements AutoCloseable {
         private final Socket socket;
         private final OutputStream out;
         private int rank = -1;
+        private boolean authenticated;
         /** The ranks of a joined mpirun's control connection (-1: a rank's connection). */
         private int joinedFirst = -1;
         private int joinedLast = -1;
@@ -250,11 +288,15 @@ public final class PmiServer implements AutoCloseable {
         }
 
         private void handle(String text) throws IOException {
-            if (text.isBlank()) {
+            if (text.isBlank() || socket.isClosed()) {
                 return;
             }
             Map<String, String> m = PmiWire.parse(text);
             String cmd = m.getOrDefault("cmd", "");
+            if (!authenticated) {
+                authenticate(cmd, m);
+                return;
+            }
             switch (cmd) {
                 case "initack" -> {
                     int id = parseRank(m.get("pmiid"));
@@ -276,9 +318,11 @@ public final class PmiServer implements AutoCloseable {
                 }
                 case "get_maxes" -> send(PmiWire.format("maxes", "kvsname_max", Integer.toString(KVSNAME_MAX),
                         "keylen_max", Integer.toString(KEYLEN_MAX), "vallen_max", Integer.toString(VALLEN_MAX)));
-                case "get_appnum" -> send(PmiWire.format("appnum", "appnum", "0"));
+                case "get_appnum" -> send(PmiWire.format("appnum", "appnum",
+                        Integer.toString(rank >= 0 ? listener.appNum(rank) : 0)));
                 case "get_my_kvsname" -> send(PmiWire.format("my_kvsname", "kvsname", kvsName));
-                case "get_universe_size" -> send(PmiWire.format("universe_size", "size", Integer.toString(size)));
+                case "get_universe_size" -> send(PmiWire.format("universe_size", "size",
+                        Integer.toString(listener.universeSize(size))));
                 case "put" -> put(m);
                 case "get" -> get(m);
                 case "barrier_in" -> barrierIn();
@@ -301,8 +345,30 @@ public final class PmiServer implements AutoCloseable {
                     }
                     listener.abort(rank, code);
                 }
-                default -> send(PmiWire.format("error", "rc", "-1", "msg", "unknown_command_" + PmiWire.encode(cmd)));
+                default -> {
+                    String reply = listener.command(rank, cmd, m);
+                    send(reply != null ? reply
+                            : PmiWire.format("error", "rc", "-1", "msg", "unknown_command_" + PmiWire.encode(cmd)));
+                }
             }
+        }
+
+        /** The first command must be {@code auth} with the job's secret; else refuse and close. */
+        private void authenticate(String cmd, Map<String, String> m) throws IOException {
+            String why = !cmd.equals("auth") ? "its first command was '" + cmd + "', not auth"
+                    : JobSecret.matches(secret, m.get("secret")) ? null : "wrong secret";
+            if (why == null) {
+                authenticated = true;
+                send(PmiWire.format("auth_result", "rc", "0"));
+                return;
+            }
+            try {
+                send(PmiWire.format("auth_result", "rc", "-1", "msg", "not_this_job"));
+            } catch (IOException ignored) {
+                // it is closed below anyway
+            }
+            listener.refused(peer(), why);
+            closeQuietly();
         }
 
         private void put(Map<String, String> m) throws IOException {

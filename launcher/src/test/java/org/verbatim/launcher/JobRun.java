@@ -13,11 +13,21 @@ record JobRun(int status, String out, String err, Duration elapsed) {
     /** The hard limit given to every test job through --timeout. */
     static final int JOB_TIMEOUT_SECONDS = 60;
 
+    /** The job secret of the in-process mpiruns, as if exported for a --listen/--join pair by hand. */
+    static final String TEST_SECRET = "5ec2e75ec2e75ec2e75ec2e75ec2e700";
+
     static JobRun mpirun(String... args) throws InterruptedException {
+        java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+        env.put(org.verbatim.bootstrap.JobSecret.VARIABLE, TEST_SECRET);
+        return mpirunWith(env, args);
+    }
+
+    /** mpirun in this JVM with {@code env} as its environment. */
+    static JobRun mpirunWith(java.util.Map<String, String> env, String... args) throws InterruptedException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         long start = System.nanoTime();
-        int status = Mpirun.run(args, out, err, false);
+        int status = Mpirun.run(args, out, err, false, env);
         return new JobRun(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
                 Duration.ofNanos(System.nanoTime() - start));
     }

@@ -106,4 +106,31 @@ class JoinedJobTest {
         JobRun s = serving.get(60, TimeUnit.SECONDS);
         assertEquals(124, s.status(), s::report);
     }
+
+    /**
+     * A serving mpirun without a secret in its environment makes one and prints it; a joining
+     * mpirun without it is refused before it starts anything, one with another secret is refused by
+     * the server, and the job goes on to its end unharmed.
+     */
+    @Test
+    void joiningNeedsTheServingMpirunsSecret() throws Exception {
+        String address = "127.0.0.1:" + port();
+        java.util.Map<String, String> noSecret = new java.util.HashMap<>(System.getenv());
+        noSecret.remove(org.verbatim.bootstrap.JobSecret.VARIABLE);
+        CompletableFuture<JobRun> serving = inBackground(() -> JobRun.mpirunWith(noSecret, "-np", "2", "--timeout",
+                "4", "--ranks", "0-0", "--listen", address, "sleep", "30"));
+        JobRun without = JobRun.mpirunWith(noSecret, "-np", "2", "--ranks", "1-1", "--join", address, "true");
+        assertEquals(2, without.status(), without::report);
+        assertTrue(without.err().contains("--join needs the job's secret: set VERBATIM_JOB_SECRET"), without::report);
+        java.util.Map<String, String> wrong = new java.util.HashMap<>(noSecret);
+        wrong.put(org.verbatim.bootstrap.JobSecret.VARIABLE, "not-the-secret");
+        JobRun refused = JobRun.mpirunWith(wrong, "-np", "2", "--ranks", "1-1", "--join", address, "true");
+        assertEquals(1, refused.status(), refused::report);
+        assertTrue(refused.err().contains("refused this one: not the job's secret"), refused::report);
+        JobRun s = serving.get(60, TimeUnit.SECONDS);
+        assertEquals(124, s.status(), s::report); // the server waited for rank 1 until --timeout: nothing changed
+        assertTrue(Pattern.compile("join with VERBATIM_JOB_SECRET=[0-9a-f]{32} mpirun --join").matcher(s.err()).find(),
+                s::report);
+        assertTrue(s.err().contains("refused a PMI connection from 127.0.0.1 (wrong secret)"), s::report);
+    }
 }

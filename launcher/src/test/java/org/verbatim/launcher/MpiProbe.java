@@ -9,7 +9,8 @@ import mpi.MPIException;
  * (small and rendezvous-sized) and checks them; {@code kill R} and {@code abort R C} make rank R
  * die or abort after a first exchange while the others block in a receive from it; {@code linger}
  * prints each rank's pid and then waits in a receive that nothing matches (the launcher-loss
- * tests kill the launcher under it).
+ * tests kill the launcher under it); {@code where} prints whether the rank runs under ssh, the
+ * variable PROBE_VAR and its working directory.
  */
 public final class MpiProbe {
     private MpiProbe() {
@@ -51,6 +52,9 @@ public final class MpiProbe {
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, Integer.parseInt(args[1]), 99);
                 throw new AssertionError("received from a rank that failed");
             }
+            case "where" -> System.out.println("where rank " + rank + " of " + size + " ssh="
+                    + (System.getenv("SSH_CONNECTION") != null) + " var=" + System.getenv("PROBE_VAR") + " cwd="
+                    + System.getProperty("user.dir"));
             case "linger" -> {
                 System.out.println("linger rank " + rank + " pid " + ProcessHandle.current().pid());
                 System.out.flush();

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(30)
 class PmiServerTest {
+    private static final String SECRET = "0123456789abcdef0123456789abcdef";
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final PmiServer.Listener listener = new PmiServer.Listener() {
         @Override
@@ -30,6 +31,11 @@ class PmiServerTest {
         public void protocolError(int rank, String message) {
             events.add("error " + rank + " " + message);
         }
+
+        @Override
+        public void refused(String from, String why) {
+            events.add("refused " + why);
+        }
     };
 
     /** A raw PMI-1 conversation over a socket, as a rank would hold it. */
@@ -38,12 +44,22 @@ class PmiServerTest {
         final BufferedReader in;
         final OutputStream out;
 
+        /** A connection that has presented the job's secret. */
         Rank(PmiServer server) throws IOException {
+            this(server, SECRET);
+            assertEquals("cmd=auth_result rc=0", in.readLine());
+        }
+
+        /** A connection that sends {@code secret} first (null: nothing). */
+        Rank(PmiServer server, String secret) throws IOException {
             String[] hp = server.portAddress().split(":");
             socket = new Socket(hp[0], Integer.parseInt(hp[1]));
             socket.setSoTimeout(10_000);
             in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             out = socket.getOutputStream();
+            if (secret != null) {
+                send("cmd=auth secret=" + secret);
+            }
         }
 
         void send(String line) throws IOException {
@@ -64,7 +80,7 @@ class PmiServerTest {
 
     @Test
     void servesTheStartUpSequenceLikeHydra() throws Exception {
-        try (PmiServer server = new PmiServer(3, "kvs_test", listener); Rank r = new Rank(server)) {
+        try (PmiServer server = new PmiServer(3, "kvs_test", SECRET, listener); Rank r = new Rank(server)) {
             r.send("cmd=initack pmiid=1");
             assertEquals("cmd=initack", r.in.readLine());
             assertEquals("cmd=set size=3", r.in.readLine());
@@ -87,14 +103,14 @@ class PmiServerTest {
 
     @Test
     void refusesAnotherPmiVersion() throws Exception {
-        try (PmiServer server = new PmiServer(1, "k", listener); Rank r = new Rank(server)) {
+        try (PmiServer server = new PmiServer(1, "k", SECRET, listener); Rank r = new Rank(server)) {
             assertEquals("cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=-1", r.ask("cmd=init pmi_version=2 pmi_subversion=0"));
         }
     }
 
     @Test
     void putAndGetShareOneKeySpace() throws Exception {
-        try (PmiServer server = new PmiServer(2, "kvs", listener); Rank a = new Rank(server); Rank b = new Rank(server)) {
+        try (PmiServer server = new PmiServer(2, "kvs", SECRET, listener); Rank a = new Rank(server); Rank b = new Rank(server)) {
             assertEquals("cmd=put_result rc=0 msg=success", a.ask("cmd=put kvsname=kvs key=ep0 value=shm%20x"));
             assertEquals("cmd=get_result rc=0 msg=success value=shm%20x", b.ask("cmd=get kvsname=kvs key=ep0"));
             assertEquals("cmd=get_result rc=-1 msg=key_ep1_not_found", b.ask("cmd=get kvsname=kvs key=ep1"));
@@ -106,7 +122,7 @@ class PmiServerTest {
 
     @Test
     void barrierReleasesOnlyWhenEveryRankHasEntered() throws Exception {
-        try (PmiServer server = new PmiServer(3, "kvs", listener);
+        try (PmiServer server = new PmiServer(3, "kvs", SECRET, listener);
                 Rank a = new Rank(server); Rank b = new Rank(server); Rank c = new Rank(server)) {
             a.send("cmd=barrier_in");
             b.send("cmd=barrier_in");
@@ -129,7 +145,7 @@ class PmiServerTest {
 
     @Test
     void abortIsReportedWithTheRankAndCode() throws Exception {
-        try (PmiServer server = new PmiServer(4, "kvs", listener); Rank r = new Rank(server)) {
+        try (PmiServer server = new PmiServer(4, "kvs", SECRET, listener); Rank r = new Rank(server)) {
             r.send("cmd=initack pmiid=2");
             for (int i = 0; i < 4; i++) {
                 r.in.readLine();
@@ -145,11 +161,38 @@ class PmiServerTest {
 
     @Test
     void badInitackIsAProtocolError() throws Exception {
-        try (PmiServer server = new PmiServer(2, "kvs", listener); Rank r = new Rank(server)) {
+        try (PmiServer server = new PmiServer(2, "kvs", SECRET, listener); Rank r = new Rank(server)) {
             r.send("cmd=initack pmiid=7");
             assertEquals(null, r.in.readLine());
             assertEquals(1, events.size());
             assertTrue(events.getFirst().startsWith("error -1 initack with bad pmiid"), events::toString);
+        }
+    }
+
+    @Test
+    void aConnectionWithoutTheJobsSecretIsRefusedAndChangesNothing() throws Exception {
+        try (PmiServer server = new PmiServer(2, "kvs", SECRET, listener); Rank owner = new Rank(server)) {
+            assertEquals("cmd=put_result rc=0 msg=success", owner.ask("cmd=put kvsname=kvs key=ep0 value=mine"));
+            // no secret: its first command is refused, the connection closed, the key space untouched
+            try (Rank stranger = new Rank(server, null)) {
+                assertEquals("cmd=auth_result rc=-1 msg=not_this_job", stranger.ask("cmd=put kvsname=kvs key=ep0 value=evil"));
+                assertEquals(null, stranger.in.readLine());
+            }
+            try (Rank stranger = new Rank(server, null)) {
+                assertEquals("cmd=auth_result rc=-1 msg=not_this_job", stranger.ask("cmd=abort exitcode=3"));
+            }
+            try (Rank guesser = new Rank(server, "0123456789abcdef0123456789abcdee")) {
+                assertEquals("cmd=auth_result rc=-1 msg=not_this_job", guesser.in.readLine());
+                guesser.send("cmd=get kvsname=kvs key=ep0");
+                assertEquals(null, guesser.in.readLine());
+            }
+            assertEquals("cmd=get_result rc=0 msg=success value=mine", owner.ask("cmd=get kvsname=kvs key=ep0"));
+            long end = System.currentTimeMillis() + 5_000;
+            while (events.size() < 3 && System.currentTimeMillis() < end) {
+                Thread.sleep(10);
+            }
+            assertEquals(List.of("refused its first command was 'put', not auth",
+                    "refused its first command was 'abort', not auth", "refused wrong secret"), events);
         }
     }
 }

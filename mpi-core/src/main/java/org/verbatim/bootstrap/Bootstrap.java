@@ -16,6 +16,25 @@ public interface Bootstrap extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * How many processes the job may have in all, spawned ones included (MPI_UNIVERSE_SIZE):
+     * the process manager's answer, else the world size.
+     */
+    default int universeSize() {
+        return size();
+    }
+
+    /**
+     * A process-manager service beyond PMI-1's key-value space (name publishing, spawn): sends
+     * {@code cmd} with its fields (values as {@link PmiWire#encode} makes them) and returns the
+     * reply's fields ({@code rc}, ...). Throws
+     * UnsupportedOperationException when there is no process manager that offers them.
+     */
+    default java.util.Map<String, String> service(String cmd, String... keyValues) {
+        throw new UnsupportedOperationException("no process manager offers " + cmd
+                + " (started without bin/mpirun)");
+    }
+
     /** Unique name of the job (PMI kvsname); safe in file names. */
     String jobId();
 

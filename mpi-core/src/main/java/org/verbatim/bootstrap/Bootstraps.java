@@ -8,7 +8,7 @@ public final class Bootstraps {
     }
 
     /**
-     * A {@link PmiClient} when a PMI-1 process manager started us (PMI_FD or PMI_PORT set), else a
+     * A {@link Pmi2Client} under Slurm's {@code srun --mpi=pmi2}, a {@link PmiClient} when a PMI-1 process manager started us (PMI_FD or PMI_PORT set), else a
      * {@link SingletonBootstrap}. A PMI client watches its process manager and ends this process
      * when it is gone ({@link PmiClient#watchLauncher()}). Refuses, with a clear message, a launch by a manager that speaks
      * only PMIx (Open MPI's mpirun), where a singleton would silently run N separate jobs.
@@ -18,6 +18,11 @@ public final class Bootstraps {
     }
 
     static Bootstrap fromEnvironment(Map<String, String> env) {
+        if (Pmi2Client.isAvailable(env)) {
+            Pmi2Client client = Pmi2Client.connect(env);
+            client.watchLauncher();
+            return client;
+        }
         if (PmiClient.isAvailable(env)) {
             PmiClient client = PmiClient.connect(env);
             client.watchLauncher();

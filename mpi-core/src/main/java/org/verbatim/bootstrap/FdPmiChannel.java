@@ -41,7 +41,12 @@ final class FdPmiChannel implements PmiChannel {
 
     @Override
     public void writeLine(String line) throws IOException {
-        byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        write(line + "\n");
+    }
+
+    /** Writes {@code text} as it is (PMI-2 frames carry their length instead of a newline). */
+    void write(String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         try (Arena call = Arena.ofConfined()) {
             MemorySegment src = call.allocate(bytes.length);
             MemorySegment.copy(bytes, 0, src, ValueLayout.JAVA_BYTE, 0, bytes.length);
@@ -64,6 +69,25 @@ final class FdPmiChannel implements PmiChannel {
     public String readLine() throws IOException {
         String line = lines.nextLine();
         while (line == null) {
+            fill();
+            line = lines.nextLine();
+        }
+        return line;
+    }
+
+    /** Reads exactly {@code n} bytes (a PMI-2 frame's length field, or its body). */
+    String readBytes(int n) throws IOException {
+        String s = lines.nextBytes(n);
+        while (s == null) {
+            fill();
+            s = lines.nextBytes(n);
+        }
+        return s;
+    }
+
+    /** Reads what the descriptor has into the line buffer (at least one byte). */
+    private void fill() throws IOException {
+        while (true) {
             long n = Libc.read(callState, fd, buffer, buffer.byteSize());
             if (n < 0) {
                 int errno = Libc.errno(callState);
@@ -78,9 +102,8 @@ final class FdPmiChannel implements PmiChannel {
             byte[] dst = lines.array();
             MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, 0, dst, 0, (int) n);
             lines.filled((int) n);
-            line = lines.nextLine();
+            return;
         }
-        return line;
     }
 
     @Override

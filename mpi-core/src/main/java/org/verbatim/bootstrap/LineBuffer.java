@@ -45,6 +45,22 @@ final class LineBuffer {
         return null;
     }
 
+    /**
+     * The next {@code n} bytes (as UTF-8 text) from the buffered bytes, or null if more are
+     * needed: PMI-2's frames have a length, not a newline.
+     */
+    String nextBytes(int n) {
+        int take = Math.min(n - partial.size(), end - start);
+        partial.write(pending, start, take);
+        start += take;
+        if (partial.size() < n) {
+            return null;
+        }
+        String s = partial.toString(StandardCharsets.UTF_8);
+        partial.reset();
+        return s;
+    }
+
     boolean hasBuffered() {
         return start < end;
     }

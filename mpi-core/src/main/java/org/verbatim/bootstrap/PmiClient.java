@@ -9,6 +9,8 @@ import java.util.Map;
  * {@code PMI_FD}, or {@code PMI_PORT=host:port} with {@code PMI_ID} (then the client first sends
  * {@code cmd=initack pmiid=N} and the server answers with the rank and size, as Hydra does).
  * Rank and size come from {@code PMI_RANK}/{@code PMI_SIZE} when set, else from that answer.
+ * Over {@code PMI_PORT} with {@link JobSecret#VARIABLE} set (Verbatim's mpirun sets it), the
+ * client first presents the job's secret ({@code cmd=auth secret=S}).
  *
  * <p>Keys and values are encoded with {@link PmiWire#encode} so any string can be stored; a value
  * whose encoded form exceeds the server's {@code vallen_max} is refused before it is sent.
@@ -75,6 +77,12 @@ public final class PmiClient implements Bootstrap {
     private static PmiClient handshake(PmiChannel channel, Map<String, String> env) throws IOException {
         Integer rank = env.containsKey("PMI_RANK") ? parseInt(env, "PMI_RANK") : null;
         Integer size = env.containsKey("PMI_SIZE") ? parseInt(env, "PMI_SIZE") : null;
+        String secret = JobSecret.of(env);
+        if (!env.containsKey("PMI_FD") && secret != null) {
+            // Verbatim's mpirun serves PMI over TCP only to connections that know the job's secret.
+            checkRc(channel, call(channel, "auth_result", "auth", "secret", secret), "the job's secret ("
+                    + JobSecret.VARIABLE + ")");
+        }
         if (!env.containsKey("PMI_FD") && env.containsKey("PMI_ID")) {
             // Hydra's -pmi-port start-up: initack, then "set" lines carrying size, rank and debug.
             channel.writeLine(PmiWire.format("initack", "pmiid", env.get("PMI_ID")));
@@ -173,6 +181,31 @@ public final class PmiClient implements Bootstrap {
     }
 
     @Override
+    public synchronized int universeSize() {
+        try {
+            return intField(request("universe_size", "get_universe_size"), "size", size);
+        } catch (BootstrapException e) {
+            return size;
+        }
+    }
+
+    /**
+     * Sends an extension command of Verbatim's mpirun ({@code publish_name}, {@code lookup_name},
+     * {@code unpublish_name}, {@code spawn}) and returns its reply: {@code publish_result},
+     * {@code lookup_result}, {@code unpublish_result} (PMI-1's names), {@code spawn_result}.
+     */
+    @Override
+    public synchronized Map<String, String> service(String cmd, String... keyValues) {
+        String reply = switch (cmd) {
+            case "publish_name" -> "publish_result";
+            case "lookup_name" -> "lookup_result";
+            case "unpublish_name" -> "unpublish_result";
+            default -> cmd + "_result";
+        };
+        return request(reply, cmd, keyValues);
+    }
+
+    @Override
     public synchronized void barrier() {
         request("barrier_out", "barrier_in");
     }
@@ -185,9 +218,7 @@ public final class PmiClient implements Bootstrap {
     @Override
     public synchronized void abort(int code, String message) {
         stopWatch();
-        System.err.println("[verbatim] rank " + rank + " aborts the job (code " + code + "): " + message);
-        System.err.flush();
-        StderrDrain.await(500);
+        AbortNotice.print(rank, code, message);
         try {
             channel.writeLine(PmiWire.format("abort", "exitcode", Integer.toString(code)));
         } catch (IOException e) {

@@ -22,9 +22,9 @@ public final class ConfigCheck {
      */
     private static final Set<String> MODULE_AREAS = Set.of("core", "coll", "shm", "ib", "verbs",
             "launcher", "tcp", "iwarp", "datatype", "onesided");
-    /** Variables of the bin/ scripts, which are not settings. */
+    /** Variables of the bin/ scripts and the launcher's job secret, which are not settings. */
     private static final Set<String> SCRIPT_VARIABLES = Set.of("VERBATIM_JDK", "VERBATIM_MIN_JDK",
-            "VERBATIM_MPIRUN_JVM_OPTS");
+            "VERBATIM_MPIRUN_JVM_OPTS", org.verbatim.bootstrap.JobSecret.VARIABLE);
 
     private ConfigCheck() {
     }

@@ -50,6 +50,10 @@ public final class CoreSettings implements SettingsProvider {
     public static final Setting PROFILE_RANKS = new Setting("verbatim.core.profile-ranks", "false",
             "With verbatim.core.profile: also print every rank's own counters, not only the job's "
                     + "totals that rank 0 prints.");
+    public static final Setting CHECK_TYPES = new Setting("verbatim.core.check-types", "false",
+            "Compare sender and receiver type signatures (MPI's type-matching rule): a message sent as INT "
+                    + "and received as DOUBLE ends the receive with MPI_ERR_TYPE instead of delivering "
+                    + "garbage. MPI.BYTE and MPI.PACKED match anything. Off: no cost.");
     public static final Setting PROTO_INFO = new Setting("verbatim.core.proto-info", "false",
             "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
 
@@ -68,6 +72,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, PROFILE, PROFILE_RANKS, PROTO_INFO, WARMUP, WARMUP_TRACE);
+                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, PROFILE, PROFILE_RANKS, CHECK_TYPES, PROTO_INFO, WARMUP, WARMUP_TRACE);
     }
 }

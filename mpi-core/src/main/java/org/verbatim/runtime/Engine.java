@@ -74,13 +74,15 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
         this.worldRank = worldRank;
         this.worldSize = worldSize;
         this.config = config;
-        this.transportOf = new Transport[worldSize];
-        this.pending = new PendingQueue(worldSize);
+        // world ranks, then the peers of other worlds (connect/accept, spawn) from worldSize up
+        int peerCapacity = worldSize + org.verbatim.spi.DynamicPeers.MAX_ADDED;
+        this.transportOf = new Transport[peerCapacity];
+        this.pending = new PendingQueue(peerCapacity);
         this.lock = EngineLock.forThreadLevel(threadLevel);
         this.idle = idle;
         this.profiler = profiler;
         this.multiThreaded = threadLevel >= 3;
-        this.p2p = new PointToPoint(this, worldSize, eagerLimit, maxReadsInFlight, rendezvous,
+        this.p2p = new PointToPoint(this, peerCapacity, eagerLimit, maxReadsInFlight, rendezvous,
                 layoutSchemes(config), protoInfo, multiThreaded);
     }
 
@@ -255,9 +257,17 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
                 + ") of work request 0x" + Long.toHexString(wrId) + ", which nobody tracks");
     }
 
+    /** Names peers in failure messages: world ranks as "rank N", others by their job and rank. */
+    private java.util.function.IntFunction<String> peerNames = p -> "rank " + p;
+
+    /** How failure messages name peers of other worlds (set by MpiProcess's peer table). */
+    void peerNames(java.util.function.IntFunction<String> names) {
+        this.peerNames = names;
+    }
+
     @Override
     public void onPeerFailure(int peer, String reason) {
-        throw fail("rank " + peer + " failed: " + reason);
+        throw fail(peerNames.apply(peer) + " failed: " + reason);
     }
 
     // ------------------------------------------------------------------ progress

@@ -38,9 +38,12 @@ public final class MpiProcess implements AutoCloseable {
     private final int threadLevel;
     private final Engine engine;
     private final Profiler profiler;
+    private final boolean checkTypes;
     private final org.verbatim.runtime.coll.CollSettings collSettings;
     private final Thread mainThread = Thread.currentThread();
     private int nextContext = 16;
+    /** Peer numbers of the processes of other worlds (connect/accept, spawn). */
+    private final PeerTable peers;
     /** Modules plugged into the runtime (ServiceLoader), in start order. */
     private final List<RuntimeExtension> extensions = new ArrayList<>();
 
@@ -63,12 +66,17 @@ public final class MpiProcess implements AutoCloseable {
             }
             hosts[r] = h;
         }
+        this.peers = new PeerTable(bootstrap.jobId(), rank, size, host);
         long ranksOnHost = Arrays.stream(hosts).filter(host::equals).count();
         IdleStrategy idle = IdleStrategy.choose(CoreSettings.IDLE.getChoice(config), (int) ranksOnHost,
                 org.verbatim.bootstrap.HostInfo.onlineCores());
         this.profiler = new Profiler(CoreSettings.PROFILE.getBoolean(config));
+        this.checkTypes = CoreSettings.CHECK_TYPES.getBoolean(config);
         this.collSettings = org.verbatim.runtime.coll.CollSettings.from(config);
-        this.engine = new Engine(rank, size, CoreSettings.EAGER_LIMIT.getSize(config),
+        // A negative eager limit is the core's default, which a transport's own may replace.
+        long eagerLimit = CoreSettings.EAGER_LIMIT.getSize(config);
+        this.engine = new Engine(rank, size, config.containsKey(CoreSettings.EAGER_LIMIT.name()) ? eagerLimit
+                : -eagerLimit,
                 CoreSettings.READS_IN_FLIGHT.getInt(config), threadLevel, idle, profiler,
                 CoreSettings.PROTO_INFO.getBoolean(config), rendezvousPolicy(config), config);
         List<Transport> opened = new ArrayList<>();
@@ -84,6 +92,7 @@ public final class MpiProcess implements AutoCloseable {
             }
         }
         engine.attach(opened);
+        engine.peerNames(peers::describe);
         try {
             TransportReach.check(rank, hosts, opened, config);
         } catch (MpiError e) {
@@ -196,7 +205,29 @@ public final class MpiProcess implements AutoCloseable {
     }
 
     public String host(int worldRank) {
-        return hosts[worldRank];
+        return worldRank < size ? hosts[worldRank] : peers.host(worldRank);
+    }
+
+    /**
+     * The card that lets a process of another world reach this one (see {@link PeerTable}); it
+     * travels through a port at MPI_Comm_connect/accept.
+     */
+    public String addressCard() {
+        return peers.card(engine.transports());
+    }
+
+    /**
+     * The peer numbers of the processes of {@code cards}: world ranks for this world's own
+     * processes, numbers from the world size up for the others, which the transports that can
+     * reach them are given. Throws MpiError when a process cannot be reached.
+     */
+    public int[] addPeers(List<String> cards) {
+        engine.lockRuntime(); // the transports' peer tables change: no progress meanwhile
+        try {
+            return peers.add(cards, engine.transports());
+        } finally {
+            engine.unlockRuntime();
+        }
     }
 
     public int threadLevel() {
@@ -210,6 +241,11 @@ public final class MpiProcess implements AutoCloseable {
     /** Collective algorithm thresholds (the same on every rank). */
     public org.verbatim.runtime.coll.CollSettings collSettings() {
         return collSettings;
+    }
+
+    /** verbatim.core.check-types: point-to-point calls carry and compare type signatures. */
+    public boolean checkTypes() {
+        return checkTypes;
     }
 
     public Profiler profiler() {

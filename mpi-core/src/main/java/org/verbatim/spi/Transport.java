@@ -77,6 +77,17 @@ public interface Transport extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * The eager limit this transport's own configuration asks for (payload bytes; 0: none, the
+     * core's {@code verbatim.core.eager-limit} applies). It replaces the core's default, never a
+     * value the user set for the core; the transport's {@link Capabilities#maxEager()} still caps
+     * it. A stream transport, where every rendezvous step is a round trip through the kernel,
+     * wants a larger one than shared memory or RDMA.
+     */
+    default long eagerLimit() {
+        return 0;
+    }
+
     /** Releases every resource; also removes any files the transport created. */
     @Override
     void close();

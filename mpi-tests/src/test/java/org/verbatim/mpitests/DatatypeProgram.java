@@ -359,7 +359,7 @@ public final class DatatypeProgram {
                 () -> world.recv(buf, 1, overlap, prev, 99));
         c.expectError("contents of a predefined type", MPI.ERR_ARG, "MPI_Type_get_contents",
                 () -> MPI.INT.getContents());
-        Datatype ints = Datatype.createVector(2, 1, 2, MPI.INT);
+        Datatype ints = Datatype.createVector(3, 1, 2, MPI.INT); // 12 bytes: no divisor of 64
         ints.commit();
         c.expectError("wrong array class", MPI.ERR_TYPE, "MPI_Send",
                 () -> world.send(new double[8], 1, ints, next, 99));

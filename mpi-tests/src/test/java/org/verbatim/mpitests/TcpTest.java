@@ -33,6 +33,20 @@ class TcpTest {
         MpiJob.run(3, 200, List.of(TCP), "256m", CollectivesProgram.class).assertAllPassed(3, 60);
     }
 
+    /**
+     * IPv6: with verbatim.tcp.if-include naming ::1/128 the only address a rank offers is ::1 (a
+     * subnet that matches nothing is an error), so the ranks can only have connected over IPv6.
+     * Skipped where the loopback interface has no IPv6 address.
+     */
+    @Test
+    void pointToPointOverIpv6Loopback() throws Exception {
+        boolean ipv6 = java.net.NetworkInterface.networkInterfaces().flatMap(java.net.NetworkInterface::inetAddresses)
+                .anyMatch(a -> a instanceof java.net.Inet6Address && a.isLoopbackAddress());
+        org.junit.jupiter.api.Assumptions.assumeTrue(ipv6, "no ::1 on this host");
+        MpiJob.run(2, 200, List.of(TCP, "VERBATIM_TCP_IF_INCLUDE=::1/128"), "256m", PointToPointProgram.class,
+                "2", "65536").assertAllPassed(2, 300); // tcp's own eager limit
+    }
+
     @Test
     void aPeerKilledMidTransferEndsTheJobNamingIt() throws Exception {
         MpiJob job = MpiJob.run(2, 200, List.of(TCP), "256m", IbKillProgram.class);

@@ -28,7 +28,15 @@ final class Arrivals {
         this.profiler = context.profiler();
     }
 
+    /** verbatim.core.check-types: marks {@code r} if the sender's signature {@code code} does not fit. */
+    private static void checkType(RecvOp r, short code, long length) {
+        if (code != 0 && r.typeCheck != null && !r.typeCheck.accepts(code, length)) {
+            r.typeMismatch = true;
+        }
+    }
+
     void deliverUnexpected(Unexpected u, RecvOp r) {
+        checkType(r, u.signature, u.length);
         if (u.rendezvous) {
             if (u.put) {
                 owner.puts().start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);
@@ -59,6 +67,7 @@ final class Arrivals {
         boolean sync = (WireHeader.flags(m, at) & WireHeader.FLAG_SYNC) != 0;
         RecvOp r = queues.takePosted(ctx, src, tag);
         if (r != null) {
+            checkType(r, WireHeader.signature(m, at), length);
             long n = Math.min(length, r.capacity());
             r.deliver(m, at + WireHeader.BASE_SIZE, n);
             if (sync) {
@@ -69,6 +78,7 @@ final class Arrivals {
         }
         Unexpected u = new Unexpected(ctx, src, tag, length, false, sync,
                 WireHeader.request(m, at), 0, 0, owner.peer(sourceWorld));
+        u.signature = WireHeader.signature(m, at);
         if (length > 0) {
             u.payload = pool.acquire(length);
             MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);
@@ -85,6 +95,9 @@ final class Arrivals {
         RecvOp r = queues.takePosted(ctx, src, tag);
         PeerState p = owner.peer(sourceWorld);
         boolean put = (WireHeader.flags(m, at) & WireHeader.FLAG_RPUT) != 0;
+        if (r != null) {
+            checkType(r, WireHeader.signature(m, at), length);
+        }
         if (r != null && put) {
             owner.puts().start(r, p, src, tag, length, WireHeader.request(m, at));
             return;
@@ -98,6 +111,7 @@ final class Arrivals {
                 WireHeader.request(m, at), WireHeader.address(m, at),
                 WireHeader.remoteKey(m, at), p);
         u.put = put;
+        u.signature = WireHeader.signature(m, at);
         queues.addUnexpected(u);
         profiler.unexpected();
     }

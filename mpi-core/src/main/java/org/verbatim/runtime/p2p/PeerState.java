@@ -19,13 +19,20 @@ final class PeerState {
     final int readWindow;
     final SelectionTable selection;
 
+    /**
+     * @param configuredEagerLimit the core's eager limit; negative when it is the default (its
+     *                             absolute value), which {@link Transport#eagerLimit()} replaces
+     */
     PeerState(int world, Transport transport, long configuredEagerLimit, RendezvousPolicy policy,
               int configuredReadWindow, LayoutSchemes schemes) {
         this.world = world;
         this.transport = transport;
         this.endpoint = transport.endpoint(world);
         Capabilities caps = transport.capabilities();
-        this.eagerLimit = Math.min(configuredEagerLimit, caps.maxEager() - WireHeader.BASE_SIZE);
+        // negative: the core's default, which the transport's own limit (if any) replaces
+        long wanted = configuredEagerLimit < 0 && transport.eagerLimit() > 0 ? transport.eagerLimit()
+                : Math.abs(configuredEagerLimit);
+        this.eagerLimit = Math.min(wanted, caps.maxEager() - WireHeader.BASE_SIZE);
         this.maxRdma = Math.max(1, caps.maxRdma());
         this.putFrom = policy.putFrom(caps);
         this.readWindow = Math.max(1, caps.readsInFlight() > 0

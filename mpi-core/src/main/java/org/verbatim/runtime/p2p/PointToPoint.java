@@ -169,6 +169,16 @@ public final class PointToPoint implements AutoCloseable {
      */
     public SendOp send(int ctx, int myCommRank, int dest, int tag, MemorySegment base,
                        Layout layout, Object keepAlive, Mode mode) {
+        return send(ctx, myCommRank, dest, tag, base, layout, keepAlive, mode, (short) 0);
+    }
+
+    /**
+     * As {@link #send(int, int, int, int, MemorySegment, Layout, Object, Mode)}, the header
+     * carrying {@code signature}, the code of the sender's type signature
+     * ({@code verbatim.core.check-types}; 0: unchecked).
+     */
+    public SendOp send(int ctx, int myCommRank, int dest, int tag, MemorySegment base,
+                       Layout layout, Object keepAlive, Mode mode, short signature) {
         context.checkFatal();
         lock.lock();
         try {
@@ -187,7 +197,7 @@ public final class PointToPoint implements AutoCloseable {
             } else if (layout != null) {
                 // Generic scheme: pack once, then the contiguous protocols. A claimed eager
                 // slot packs in place when nothing is queued ahead of it.
-                if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM
+                if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM && signature == 0
                         && dispatch.pendingFor(dest) == 0 && mode != Mode.SYNCHRONOUS
                         && sendClaimed(p, ctx, myCommRank, tag, base, layout, size)) {
                     SendOp s = new SendOp(this, p, ctx, myCommRank, tag, empty, keepAlive, false);
@@ -202,6 +212,7 @@ public final class PointToPoint implements AutoCloseable {
             }
             SendOp s = new SendOp(this, p, ctx, myCommRank, tag, data, keepAlive,
                     mode == Mode.SYNCHRONOUS);
+            s.signature = signature;
             s.protocol = proto;
             s.rendezvous = proto.rendezvous();
             if (proto == SelectionTable.Protocol.RPUT_LAYOUT) {
@@ -294,6 +305,9 @@ public final class PointToPoint implements AutoCloseable {
             WireHeader.write(header, WireHeader.RTS, s.put ? WireHeader.FLAG_RPUT : 0, s.context,
                     s.myCommRank, s.tag, s.messageBytes, s.id);
             WireHeader.writeRemote(header, s.registration.address(), s.registration.remoteKey());
+            if (s.signature != 0) {
+                WireHeader.writeSignature(header, s.signature);
+            }
             status = p.endpoint.send(rtsHeader, empty);
             if (status == PostStatus.OK) {
                 s.phase = s.put ? SendOp.Phase.WAIT_CTS : SendOp.Phase.WAIT_FIN;
@@ -305,6 +319,9 @@ public final class PointToPoint implements AutoCloseable {
         }
         WireHeader.write(header, WireHeader.EAGER, s.synchronous ? WireHeader.FLAG_SYNC : 0,
                 s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
+        if (s.signature != 0) {
+            WireHeader.writeSignature(header, s.signature);
+        }
         status = p.endpoint.send(baseHeader, s.data);
         if (status != PostStatus.OK) {
             return false;
@@ -383,6 +400,13 @@ public final class PointToPoint implements AutoCloseable {
     /** Posts a receive into the blocks of {@code layout} over {@code base} (null: contiguous). */
     public RecvOp receive(int ctx, int source, int tag, MemorySegment base, Layout layout,
                           Object keepAlive, Runnable onDone) {
+        return receive(ctx, source, tag, base, layout, keepAlive, onDone, null);
+    }
+
+    /** As {@link #receive(int, int, int, MemorySegment, Layout, Object, Runnable)}, checking the
+     *  sender's type signature against {@code check} (verbatim.core.check-types; null: not). */
+    public RecvOp receive(int ctx, int source, int tag, MemorySegment base, Layout layout,
+                          Object keepAlive, Runnable onDone, TypeCheck check) {
         context.checkFatal();
         lock.lock();
         try {
@@ -397,6 +421,7 @@ public final class PointToPoint implements AutoCloseable {
                 r.onDone = onDone;
             }
             r.layout = layout;
+            r.typeCheck = check;
             match(r);
             return r;
         } finally {
@@ -493,12 +518,20 @@ public final class PointToPoint implements AutoCloseable {
     /** Receives a message taken by a matched probe into {@code layout} over {@code base} (null: contiguous). */
     public RecvOp receiveMatched(Unexpected u, MemorySegment base, Layout layout,
                                  Object keepAlive, Runnable onDone) {
+        return receiveMatched(u, base, layout, keepAlive, onDone, null);
+    }
+
+    /** As {@link #receiveMatched(Unexpected, MemorySegment, Layout, Object, Runnable)}, with the
+     *  type check of verbatim.core.check-types (null: none). */
+    public RecvOp receiveMatched(Unexpected u, MemorySegment base, Layout layout,
+                                 Object keepAlive, Runnable onDone, TypeCheck check) {
         context.checkFatal();
         lock.lock();
         try {
             RecvOp r = new RecvOp(this, u.context, u.source, u.tag, base, keepAlive);
             r.onDone = onDone;
             r.layout = layout;
+            r.typeCheck = check;
             arrivals.deliverUnexpected(u, r);
             return r;
         } finally {

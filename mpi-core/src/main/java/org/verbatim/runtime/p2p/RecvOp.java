@@ -50,6 +50,10 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
     boolean pending;
     /** Error class of a failed transfer (set by a completion with an error status). */
     int transferError;
+    /** verbatim.core.check-types: the receive's type signature (null: unchecked). */
+    TypeCheck typeCheck;
+    /** The matched message's sender type does not match: the receive ends with MPI_ERR_TYPE. */
+    boolean typeMismatch;
 
     RecvOp(PointToPoint owner, int context, int source, int tag, MemorySegment data, Object keepAlive) {
         this.owner = owner;
@@ -112,6 +116,8 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         this.ctsPending = false;
         this.pending = false;
         this.transferError = 0;
+        this.typeCheck = null;
+        this.typeMismatch = false;
         this.chunksOutstanding = 0;
         this.peer = null;
         this.registration = null;
@@ -131,7 +137,7 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         bytesToRead = n;
         statusSource = src;
         statusTag = tg;
-        statusError = length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS;
+        statusError = typeMismatch ? ErrorClass.ERR_TYPE : length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS;
         return n;
     }
 
@@ -145,7 +151,8 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         statusSource = src;
         statusTag = tg;
         statusBytes = bytes;
-        statusError = error;
+        statusError = typeMismatch && (error == ErrorClass.SUCCESS || error == ErrorClass.ERR_TRUNCATE)
+                ? ErrorClass.ERR_TYPE : error;
         if (onDone != null) {
             onDone.run();
         }

@@ -23,6 +23,8 @@ public final class SendOp extends RequestState implements Retryable, CompletionC
     final Object keepAlive;
     final boolean synchronous;
     long id;
+    /** verbatim.core.check-types: the code of the send's type signature (0: unchecked). */
+    short signature;
     Phase phase = Phase.QUEUED;
     boolean rendezvous;
     /** Native copy or registration of the data for the rendezvous (released at FIN). */

@@ -11,7 +11,7 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  *  0       1       2               4               8
  *  +-------+-------+---------------+---------------+
- *  | kind  | flags |   reserved    |  context id   |
+ *  | kind  | flags | type signature|  context id   |
  *  +-------+-------+---------------+---------------+
  *  8               12              16
  *  | source (communicator rank)    |      tag      |
@@ -31,6 +31,9 @@ import java.lang.foreign.ValueLayout;
  *  +------------------------------------------------+  (56: end of CTS)
  * </pre>
  *
+ * The type signature is 0 unless {@code verbatim.core.check-types} is on: then an EAGER or RTS
+ * carries the 16-bit code of the sender's type signature (see {@link TypeCheck}).
+ *
  * A CTS (RPUT) reuses the fields: LENGTH is the number of bytes the receiver accepts, REQUEST the
  * sender's id, ADDRESS and REMOTE_KEY the receiver's registered buffer, TAG the 32-bit token the
  * sender puts in the closing write-with-immediate, and RECEIVER_REQUEST the id a PUT_FIN names.
@@ -41,6 +44,7 @@ import java.lang.foreign.ValueLayout;
 public final class WireHeader {
     public static final int KIND = 0;
     public static final int FLAGS = 1;
+    public static final int SIGNATURE = 2;
     public static final int CONTEXT = 4;
     public static final int SOURCE = 8;
     public static final int TAG = 12;
@@ -151,6 +155,16 @@ public final class WireHeader {
         }
         I64.set(h, (long) LENGTH, length);
         I64.set(h, (long) REQUEST, request);
+    }
+
+    /** The sender's type-signature code (0: not checked). */
+    public static short signature(MemorySegment m, long at) {
+        return m.get(ValueLayout.JAVA_SHORT_UNALIGNED, at + SIGNATURE);
+    }
+
+    /** Sets the type-signature code of a header {@link #write} has written. */
+    public static void writeSignature(MemorySegment h, short code) {
+        h.set(ValueLayout.JAVA_SHORT_UNALIGNED, SIGNATURE, code);
     }
 
     public static void writeRemote(MemorySegment h, long address, long remoteKey) {

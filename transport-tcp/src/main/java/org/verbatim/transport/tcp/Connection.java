@@ -24,6 +24,9 @@ final class Connection {
     InetSocketAddress address;
     /** The handshake message being read, limited to its size so no frame byte is read early. */
     final ByteBuffer in;
+    /** The job hash and rank an accepted socket's HELLO named (kept while it is parked). */
+    long helloJob;
+    int helloRank;
 
     Connection(SocketChannel channel, boolean outgoing, int peer, State state) {
         this.channel = channel;

@@ -67,7 +67,11 @@ final class Connector {
         if (l.channel != null || l.outgoing != null || l.failed || transport.closing()) {
             return;
         }
-        if (l.addresses == null) {
+        if (l.addresses == null && l.peer >= size) {
+            l.addresses = transport.foreign().addresses(l.peer);
+            l.connectDeadline = System.nanoTime() + config.connectTimeoutNanos();
+            connecting++;
+        } else if (l.addresses == null) {
             String published = context.bootstrap().get(TcpTransport.KEY_PREFIX + l.peer);
             if (published == null) {
                 transport.fail(l, "rank " + l.peer + " published no tcp address");
@@ -181,7 +185,8 @@ final class Connector {
         long magic = c.in.getLong();
         int from = c.in.getInt();
         int status = c.in.getInt();
-        if (magic != Frames.MAGIC || from != c.peer) {
+        int expected = c.peer >= size ? transport.foreign().rankInItsWorld(c.peer) : c.peer;
+        if (magic != Frames.MAGIC || from != expected) {
             throw new IOException("not rank " + c.peer + " of this job (a stranger answered)");
         }
         l.outgoing = null;
@@ -196,20 +201,43 @@ final class Connector {
         long magic = c.in.getLong();
         long job = c.in.getLong();
         int from = c.in.getInt();
-        if (magic != Frames.MAGIC || job != jobHash || from < 0 || from >= size || from == rank) {
-            TcpTransport.closeQuietly(c.channel); // not one of our ranks: ignore it
+        if (magic != Frames.MAGIC) {
+            TcpTransport.closeQuietly(c.channel); // not a Verbatim process: ignore it
             return;
         }
-        c.peer = from;
-        PeerLink l = transport.link(from);
+        c.helloJob = job;
+        c.helloRank = from;
+        if (job == jobHash) {
+            if (from < 0 || from >= size || from == rank) {
+                TcpTransport.closeQuietly(c.channel); // not one of our ranks: ignore it
+                return;
+            }
+            c.peer = from;
+        } else {
+            c.peer = transport.foreign().peerOf(job, from);
+            if (c.peer < 0) {
+                // a process of another world that learned of us before we learned of it: its
+                // HELLO is answered when the runtime adds it (DynamicPeers.addPeer)
+                c.key.interestOps(0);
+                transport.foreign().park(c);
+                return;
+            }
+        }
+        answerHello(c);
+    }
+
+    /** Answers the HELLO of {@code c}, whose peer is known: accept (adopt) or reject. */
+    void answerHello(Connection c) throws IOException {
+        PeerLink l = transport.link(c.peer);
+        boolean weAreLower = jobHash != c.helloJob ? jobHash < c.helloJob : rank < c.helloRank;
         boolean accept = l.channel == null && !l.failed && !transport.closing()
-                && !(l.outgoing != null && rank < from);
+                && !(l.outgoing != null && weAreLower);
         c.channel.write(Frames.reply(rank, accept ? Frames.ACCEPT : Frames.REJECT));
         if (!accept) {
             TcpTransport.closeQuietly(c.channel);
             return;
         }
-        if (l.outgoing != null) { // the peer's (lower-ranked) connection wins over ours
+        if (l.outgoing != null) { // the peer's (lower-ordered) connection wins over ours
             TcpTransport.closeQuietly(l.outgoing.channel);
             l.outgoing = null;
         }

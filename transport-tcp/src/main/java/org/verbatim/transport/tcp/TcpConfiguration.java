@@ -15,6 +15,10 @@ public final class TcpConfiguration {
     public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "256k",
             "Largest message (frame), runtime header included (the transport's maxEager); "
                     + "emulated RDMA moves data in pieces of this size. 1k to 16m.");
+    public static final Setting EAGER_LIMIT = new Setting("verbatim.tcp.eager-limit", "64k",
+            "Largest message payload sent eagerly to peers over tcp, replacing verbatim.core.eager-limit's "
+                    + "default (a value set for the core wins): each rendezvous step is a trip through both "
+                    + "kernels, so tcp sends more eagerly than shm. Capped by verbatim.tcp.eager-size.");
     public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",
             "Bytes queued per peer when the socket takes no more; further sends return RETRY.");
     public static final Setting SNDBUF = new Setting("verbatim.tcp.sndbuf", "0",
@@ -28,21 +32,23 @@ public final class TcpConfiguration {
             "Outstanding emulated RDMA operations per rank before further posts return RETRY.");
 
     /** Every setting of this module, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, SEND_QUEUE, SNDBUF,
+    public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, EAGER_LIMIT, SEND_QUEUE, SNDBUF,
             RCVBUF, CONNECT_TIMEOUT, MAX_RDMA_OPS);
 
     private final String ifInclude;
     private final int eagerSize;
+    private final long eagerLimit;
     private final int sendQueue;
     private final int sndbuf;
     private final int rcvbuf;
     private final long connectTimeoutNanos;
     private final int maxRdmaOps;
 
-    private TcpConfiguration(String ifInclude, int eagerSize, int sendQueue, int sndbuf, int rcvbuf,
-                             long connectTimeoutNanos, int maxRdmaOps) {
+    private TcpConfiguration(String ifInclude, int eagerSize, long eagerLimit, int sendQueue, int sndbuf,
+                             int rcvbuf, long connectTimeoutNanos, int maxRdmaOps) {
         this.ifInclude = ifInclude;
         this.eagerSize = eagerSize;
+        this.eagerLimit = eagerLimit;
         this.sendQueue = sendQueue;
         this.sndbuf = sndbuf;
         this.rcvbuf = rcvbuf;
@@ -55,6 +61,10 @@ public final class TcpConfiguration {
         long eager = EAGER_SIZE.getSize(config);
         if (eager < 1024 || eager > (16 << 20)) {
             throw new IllegalArgumentException(EAGER_SIZE.name() + " must be in [1k, 16m]: " + eager);
+        }
+        long limit = EAGER_LIMIT.getSize(config);
+        if (limit < 0 || limit > (16 << 20)) {
+            throw new IllegalArgumentException(EAGER_LIMIT.name() + " must be in [0, 16m]: " + limit);
         }
         long queue = SEND_QUEUE.getSize(config);
         if (queue < 2 * (eager + Frames.LENGTH_SIZE) || queue > (1L << 30)) {
@@ -75,7 +85,7 @@ public final class TcpConfiguration {
         if (ops < 1 || ops > (1 << 20)) {
             throw new IllegalArgumentException(MAX_RDMA_OPS.name() + " must be in [1, 1m]: " + ops);
         }
-        return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, (int) queue,
+        return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, limit, (int) queue,
                 (int) snd, (int) rcv, timeout * 1_000_000L, (int) ops);
     }
 
@@ -85,6 +95,11 @@ public final class TcpConfiguration {
 
     public int eagerSize() {
         return eagerSize;
+    }
+
+    /** The eager limit tcp peers get unless the core's is set (0: the core's default). */
+    public long eagerLimit() {
+        return eagerLimit;
     }
 
     public int sendQueue() {

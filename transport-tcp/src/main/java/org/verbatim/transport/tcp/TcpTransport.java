@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.verbatim.spi.AtomicOp;
 import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.DynamicPeers;
 import org.verbatim.spi.Capability;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
@@ -36,7 +37,8 @@ import org.verbatim.spi.support.RdmaEmulation;
  * of its chosen interfaces ({@link Interfaces}) in the bootstrap space. A rank that sends first to
  * a peer connects, trying the peer's addresses in order within the connect timeout, and sends
  * HELLO ({@link Frames}). Both sides may connect at once; the tie-break keeps exactly one
- * connection, the one opened by the lower rank: a rank that gets a HELLO while its own attempt
+ * connection, the one opened by the lower rank (between jobs: the lower job hash, then rank; peers
+ * of other worlds are {@link ForeignPeers}): a rank that gets a HELLO while its own attempt
  * to that peer is pending rejects it if its own rank is the lower one, and otherwise accepts it
  * and drops its own attempt. Messages sent before the connection is up wait in the peer's queue.
  *
@@ -74,6 +76,10 @@ final class TcpTransport implements Transport {
     private final Consumer<SelectionKey> onReady = this::onReady;
     private final WaitSource waitSource = new SelectorWaitSource();
     private final Connector connector;
+    private final ForeignPeers foreign;
+    private final DynamicPeers dynamicPeers = new TcpDynamicPeers();
+    /** This process's addresses as published (the address card's last part). */
+    private String published = "";
     private int passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
     private int passesToIdlePoll = IDLE_POLL_PASSES;
     private boolean inProgress;
@@ -92,9 +98,11 @@ final class TcpTransport implements Transport {
         this.runtime = context.handler();
         this.selector = selector;
         this.server = server;
-        this.links = new PeerLink[size];
+        int capacity = size + DynamicPeers.MAX_ADDED;
+        this.links = new PeerLink[capacity];
+        this.foreign = new ForeignPeers(size, capacity);
         this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
-        this.emulation = new RdmaEmulation(runtime, size, config.eagerSize(), this::link,
+        this.emulation = new RdmaEmulation(runtime, capacity, config.eagerSize(), this::link,
                 config.maxRdmaOps(), RdmaEmulation.DEFAULT_MAX_IOV);
         this.receiver = emulation.handler();
         Capabilities raw = new Capabilities(EnumSet.of(Capability.SEND_RECV),
@@ -118,7 +126,8 @@ final class TcpTransport implements Transport {
             server.register(selector, SelectionKey.OP_ACCEPT);
             TcpTransport t = new TcpTransport(context, config, selector, server);
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
-            context.bootstrap().put(KEY_PREFIX + context.rank(), Interfaces.format(mine, port));
+            t.published = Interfaces.format(mine, port);
+            context.bootstrap().put(KEY_PREFIX + context.rank(), t.published);
             context.bootstrap().barrier();
             return t;
         } catch (IOException e) {
@@ -140,7 +149,40 @@ final class TcpTransport implements Transport {
 
     @Override
     public boolean reaches(int peer) {
-        return peer >= 0 && peer < size && peer != rank;
+        return peer >= 0 && peer < size ? peer != rank : foreign.known(peer);
+    }
+
+    @Override
+    public <T> T extension(Class<T> type) {
+        return type == DynamicPeers.class ? type.cast(dynamicPeers) : null;
+    }
+
+    /** The peers of other worlds. */
+    ForeignPeers foreign() {
+        return foreign;
+    }
+
+    /** Peers of other worlds (connect/accept, spawn): their cards and parked HELLOs. */
+    private final class TcpDynamicPeers implements DynamicPeers {
+        @Override
+        public String addressCard() {
+            return ForeignPeers.card(Frames.jobHash(context.bootstrap().jobId()), rank, published);
+        }
+
+        @Override
+        public boolean addPeer(int peer, String card) {
+            if (!foreign.add(peer, card)) {
+                return false;
+            }
+            for (Connection c : foreign.unpark()) {
+                try {
+                    connector.answerHello(c);
+                } catch (IOException e) {
+                    closeQuietly(c.channel);
+                }
+            }
+            return true;
+        }
     }
 
     @Override
@@ -169,6 +211,11 @@ final class TcpTransport implements Transport {
     @Override
     public WaitSource waitSource() {
         return waitSource;
+    }
+
+    @Override
+    public long eagerLimit() {
+        return config.eagerLimit();
     }
 
     @Override
@@ -422,8 +469,8 @@ final class TcpTransport implements Transport {
 
     /**
      * Sends BYE to every connected peer, flushes within a bound, reads until each connected peer's
-     * stream ends (or the bound passes) so no unread byte turns the close into a reset, and
-     * releases everything.
+     * BYE or end of stream (or the bound passes) so no unread byte turns the close into a reset,
+     * and releases everything.
      */
     @Override
     public void close() {
@@ -442,6 +489,13 @@ final class TcpTransport implements Transport {
                 for (PeerLink l : links) {
                     if (l != null && l.channel != null && l.queue.position() > 0) {
                         l.flush();
+                    }
+                    if (l != null && l.channel != null && l.byeReceived && l.queue.position() == 0) {
+                        // the peer sends nothing after its BYE and ours is written: closing now
+                        // leaves no unread byte on either side. Waiting for the peer's end of
+                        // stream instead made two finalizing peers wait for each other until
+                        // the deadline (2 s per job over tcp)
+                        closeLink(l);
                     }
                 }
                 selector.select(onReady, 10);
