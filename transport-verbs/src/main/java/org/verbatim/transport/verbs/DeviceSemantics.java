@@ -14,20 +14,27 @@ package org.verbatim.transport.verbs;
  *                            send, {@link InBandControl}) and WRITE_WITH_IMMEDIATE is not offered
  * @param readSinkRemoteWrite the local buffer of an RDMA read needs remote-write access as well
  *                            as local write
+ * @param writesAcknowledged  an RDMA write or send completes at the initiator once the target
+ *                            has acknowledged it (InfiniBand). On iWARP it completes once it has
+ *                            left: a write the target's registration refuses is not reported to
+ *                            it (the target ends the connection instead; advertised as
+ *                            REMOTE_ACCESS_ERRORS_UNREPORTED), and it may complete ahead of an
+ *                            RDMA read posted before it, whose response is still on its way
  */
-public record DeviceSemantics(boolean inOrderPlacement, boolean immediateData, boolean readSinkRemoteWrite) {
+public record DeviceSemantics(boolean inOrderPlacement, boolean immediateData, boolean readSinkRemoteWrite,
+                              boolean writesAcknowledged) {
 
     /** InfiniBand and RoCE. */
-    public static final DeviceSemantics INFINIBAND = new DeviceSemantics(true, true, false);
+    public static final DeviceSemantics INFINIBAND = new DeviceSemantics(true, true, false, true);
 
     /** iWARP as the specifications promise it (no in-order placement). */
-    public static final DeviceSemantics IWARP = new DeviceSemantics(false, false, true);
+    public static final DeviceSemantics IWARP = new DeviceSemantics(false, false, true, false);
 
     /**
      * These semantics with in-order placement taken as given: the iWARP switch that allows the
      * RDMA fast path on adapters that do place in order in practice.
      */
     public DeviceSemantics assumingInOrderPlacement(boolean inOrder) {
-        return new DeviceSemantics(inOrder, immediateData, readSinkRemoteWrite);
+        return new DeviceSemantics(inOrder, immediateData, readSinkRemoteWrite, writesAcknowledged);
     }
 }

@@ -81,7 +81,7 @@ public final class VerbsEndpoint implements Endpoint {
         this.t = transport;
         this.peer = peer;
         this.qp = qp;
-        this.requests = new OutstandingRequests(depth);
+        this.requests = new OutstandingRequests(depth, transport.readsCompleteOutOfOrder);
         this.wr = new SendRequest(arena, 1);
         this.rdma = new RdmaOperations(transport, this, arena);
         this.replayWr = new SendRequest(arena, 1);
@@ -345,9 +345,11 @@ public final class VerbsEndpoint implements Endpoint {
         while (log.pending() > 0 && requests.room(1)) {
             long seq = requests.next();
             int length = log.length();
+            // a zero-length read keeps one empty sink entry where the device needs it (oneReadSink)
+            boolean entry = length >= 0 || (log.read() && t.oneReadSink);
             replayWr.operation(seq, log.opcode(), log.flags())
-                    .entry(0, log.local(), Math.max(0, length), log.lkey()).entries(length < 0 ? 0 : 1)
-                    .remote(log.remote(), log.rkey());
+                    .entry(0, length < 0 ? 0 : log.local(), Math.max(0, length), length < 0 ? 0 : log.lkey())
+                    .entries(entry ? 1 : 0).remote(log.remote(), log.rkey());
             if (qp.post(replayWr) != 0) {
                 return false;
             }

@@ -73,6 +73,25 @@ public final class VerbsEngine implements AutoCloseable {
     int signalledOutstanding;
     /** Entries of one gather or scatter list (the queue pairs' granted send SGEs). */
     final int maxIov;
+    /** Entries of an RDMA read's scatter list: {@code maxIov}, at most the device's {@code max_sge_rd}. */
+    final int maxReadIov;
+    /**
+     * Every RDMA read carries exactly one sink entry, a zero-length one included: the device's
+     * read request names one sink buffer ({@code max_sge_rd} 1, iWARP's RDMAP). Soft-iWARP takes
+     * the first entry of a read's send-queue slot whatever {@code num_sge} says, so a read posted
+     * without entries (a flush) would send what that slot held before: a stale length and key.
+     */
+    final boolean oneReadSink;
+    /**
+     * A request posted to a queue pair in error comes back flushed ({@link
+     * DeviceLimits#flushesPostsAfterError}): the drain after an error can post a marker.
+     */
+    final boolean markerAfterError;
+    /**
+     * Later requests may complete ahead of an RDMA read or atomic (writes not acknowledged:
+     * iWARP), so only its own completion retires one ({@link OutstandingRequests}).
+     */
+    final boolean readsCompleteOutOfOrder;
     /** Work requests chained into one list post. */
     final int maxListPost;
     /** The device runs remote atomics. */
@@ -161,6 +180,7 @@ public final class VerbsEngine implements AutoCloseable {
                        int rank, int size, DeviceSemantics semantics, String where) {
         boolean inOrderPlacement = semantics.inOrderPlacement();
         this.inBand = !semantics.immediateData();
+        this.readsCompleteOutOfOrder = !semantics.writesAcknowledged();
         this.readSinkAccess = Access.LOCAL_WRITE | (semantics.readSinkRemoteWrite() ? Access.REMOTE_WRITE : 0);
         this.maxEager = options.eagerSize() - (inBand ? InBandControl.WORD : 0);
         if (options.channel().fastPath() && !inOrderPlacement) {
@@ -199,6 +219,9 @@ public final class VerbsEngine implements AutoCloseable {
         this.qpInline = probe.maxInline();
         this.maxIov = Math.max(1, Math.min(qpSge, probe.maxSendSge()));
         probe.close();
+        this.maxReadIov = Math.max(1, Math.min(maxIov, limits.readSinkEntries()));
+        this.oneReadSink = limits.readSinkEntries() == 1;
+        this.markerAfterError = limits.flushesPostsAfterError();
         this.maxListPost = Math.max(1, Math.min(MAX_LIST_POST, depth / 2));
         this.maxInline = Math.min(qpInline, options.maxInline());
         this.inlineScratch = arena.allocate(Math.max(64, maxInline + FastPathDescriptor.FOOTER), 64);
@@ -215,10 +238,10 @@ public final class VerbsEngine implements AutoCloseable {
         }
         this.sendWc = new WorkCompletions(arena, POLL_BATCH);
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
-        this.registrations = new Registrations(pd, atomics, options.regCacheSize());
-        this.capabilities = VerbsCapabilities.of(maxInline, maxEager, maxIov, atomics,
+        this.registrations = new Registrations(pd, atomics, options.regCacheSize(), where);
+        this.capabilities = VerbsCapabilities.of(maxInline, maxEager, maxIov, maxReadIov, atomics,
                 Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, !inBand, srq != null,
-                limits.readsDeferred(), options.rdmaChunk());
+                limits.readsDeferred(), options.rdmaChunk(), semantics.writesAcknowledged());
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-verbs-async-" + rank);
     }
