@@ -31,9 +31,11 @@ public final class IwarpConfiguration {
             "Seconds a connection may take (address and route resolution, MPA exchange, first message) before it fails.");
 
     /** The data-path settings shared with the other verbs transports, under {@code verbatim.iwarp.}. */
-    public static final VerbsSettings VERBS = new VerbsSettings("iwarp",
-            "Eager design: srq (shared receive queue); ardma-sr and ardma-srq (RDMA fast path) only with "
-                    + "verbatim.iwarp.fast-path=true.");
+    public static final VerbsSettings VERBS = new VerbsSettings("iwarp", "sr",
+            "Eager design: sr (per-connection receive buffers with credits: iWARP has no receiver-not-ready "
+                    + "retry, so a send that finds no posted receive ends the connection); srq (shared receive "
+                    + "queue: only where no burst outruns its posted buffers); ardma-sr and ardma-srq (RDMA fast "
+                    + "path) only with verbatim.iwarp.fast-path=true.");
 
     /** Every setting of this module, in documentation order. */
     public static final List<Setting> SETTINGS = settings();

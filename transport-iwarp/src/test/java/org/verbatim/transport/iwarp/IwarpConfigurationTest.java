@@ -18,7 +18,7 @@ class IwarpConfigurationTest {
         assertFalse(c.semantics().inOrderPlacement(), "iWARP does not promise in-order placement");
         assertFalse(c.semantics().immediateData(), "iWARP has no immediate data");
         assertTrue(c.semantics().readSinkRemoteWrite());
-        assertEquals("srq", c.verbs.channel().configName());
+        assertEquals("sr", c.verbs.channel().configName(), "no RNR retry on iWARP: credits, not a shared queue");
         assertTrue(IwarpConfiguration.from(Map.of(IwarpConfiguration.CONNECT.name(), "all")).allAtOnce());
     }
 

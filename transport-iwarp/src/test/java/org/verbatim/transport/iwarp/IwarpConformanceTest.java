@@ -6,7 +6,7 @@ import org.verbatim.spi.TransportConformanceSuite;
 import org.verbatim.spi.TransportProvider;
 
 /**
- * The conformance suite over iwarp on siw0 (inside the RDMA guest): SRQ eager channel, on-demand
+ * The conformance suite over iwarp on siw0 (inside the RDMA guest): the default sr eager channel, on-demand
  * connections through the RDMA CM. WRITE_WITH_IMMEDIATE and IN_ORDER_PLACEMENT are not
  * advertised, so their checks are skipped; everything advertised is exercised.
  */

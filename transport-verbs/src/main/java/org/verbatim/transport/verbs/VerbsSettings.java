@@ -36,8 +36,19 @@ public final class VerbsSettings {
      * @param channelDescription  what {@code eager-channel} offers on this transport
      */
     public VerbsSettings(String area, String channelDescription) {
+        this(area, "srq", channelDescription);
+    }
+
+    /**
+     * The settings of {@code area} with {@code defaultChannel} as the eager design.
+     *
+     * @param area                the transport's name, the middle of every property name
+     * @param defaultChannel      the default of {@code eager-channel}
+     * @param channelDescription  what {@code eager-channel} offers on this transport
+     */
+    public VerbsSettings(String area, String defaultChannel, String channelDescription) {
         String p = "verbatim." + area + ".";
-        eagerChannel = new Setting(p + "eager-channel", "srq", channelDescription);
+        eagerChannel = new Setting(p + "eager-channel", defaultChannel, channelDescription);
         eagerSize = new Setting(p + "eager-size", "8k",
                 "Largest eager message, runtime header included (the transport's maxEager), 256 B to 64 KiB.");
         srqSize = new Setting(p + "srq-size", "32",
@@ -48,7 +59,7 @@ public final class VerbsSettings {
         srqLowWatermark = new Setting(p + "srq-low-watermark", "8",
                 "Posted receives below which the adapter raises the SRQ limit event and the transport adds buffers.");
         srBuffers = new Setting(p + "sr-buffers", "32",
-                "Per-connection receive buffers (ardma-sr); the sender holds as many credits minus a control reserve.");
+                "Per-connection receive buffers (sr, ardma-sr); the sender holds as many credits minus a control reserve.");
         sendBuffers = new Setting(p + "send-buffers", "64",
                 "Registered send buffers per process for eager messages too large to send inline.");
         sendQueueDepth = new Setting(p + "send-queue", "128",
