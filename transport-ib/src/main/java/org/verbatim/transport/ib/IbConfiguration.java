@@ -21,7 +21,8 @@ public final class IbConfiguration {
             "GID table index for RoCE; -1 picks the RoCE v2 IPv4 GID (else index 0). Ignored on InfiniBand (LID).");
     /** The data-path settings shared with the other verbs transports, under {@code verbatim.ib.}. */
     public static final VerbsSettings VERBS = new VerbsSettings("ib",
-            "Eager design: srq (shared receive queue), ardma-sr (RDMA fast path + per-connection buffers), ardma-srq.");
+            "Eager design: srq (shared receive queue), sr (per-connection buffers with credits), "
+                    + "ardma-sr (RDMA fast path + per-connection buffers), ardma-srq.");
     public static final Setting EAGER_CHANNEL = VERBS.eagerChannel;
     public static final Setting EAGER_SIZE = VERBS.eagerSize;
     public static final Setting SRQ_SIZE = VERBS.srqSize;
