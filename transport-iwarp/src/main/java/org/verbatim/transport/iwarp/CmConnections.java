@@ -19,7 +19,6 @@ import org.verbatim.verbs.CmEvent;
 import org.verbatim.verbs.CmId;
 import org.verbatim.verbs.EventChannel;
 import org.verbatim.verbs.QueuePair;
-import org.verbatim.verbs.VerbsException;
 
 /**
  * Connection set-up through the RDMA connection manager, as the MPI-over-iWARP paper designs it.
@@ -59,7 +58,6 @@ final class CmConnections {
     static final int CALL_ME = 0x49570002;
     private static final int RESOLVE_MS = 5_000;
     private static final int BACKLOG = 128;
-    private static final int ECONNRESET = 104;
 
     enum State {
         NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED,
@@ -92,7 +90,6 @@ final class CmConnections {
     private Bootstrap bootstrap;
     private int inProgress;
     private int connected;
-    private int retries;
     /** Set while connections are made inside open: failures go here, not to the runtime. */
     private String openFailure;
     private boolean opening;
@@ -294,15 +291,6 @@ final class CmConnections {
                 }
             }
             case RDMA_CM_EVENT_TIMEWAIT_EXIT -> { }
-            case RDMA_CM_EVENT_UNREACHABLE -> {
-                // siw gives up on the MPA reply after 5 s (MPAREP_TIMEOUT): a server that did not
-                // accept in time (busy, or a slow machine) is asked again within connect-timeout
-                if (state[p] == State.CONNECTING && System.nanoTime() - started[p] < timeoutNanos) {
-                    retryConnect(p, e);
-                } else if (state[p] != State.CONNECTED) {
-                    fail(p, failure(e));
-                }
-            }
             default -> {
                 if (state[p] != State.CONNECTED) {
                     fail(p, failure(e));
@@ -441,55 +429,12 @@ final class CmConnections {
         }
     }
 
-    /**
-     * The client's connect request went unanswered ({@code e}: UNREACHABLE): its old RDMA CM id
-     * goes, the queue pair is brought back to INIT with its receive buffers, and it connects again.
-     */
-    private void retryConnect(int p, CmEvent e) {
-        retries++;
-        LOG.debug("iwarp: rank {}: connecting to rank {} again after {}", rank, p, failure(e));
-        CmId old = ids[p];
-        ids[p] = null;
-        if (old != null) {
-            peerOfId.remove(old.address());
-            old.close();
-        }
-        VerbsEndpoint ep = engine.endpoint(p);
-        try {
-            ep.queuePair().reset();
-            ep.queuePair().toInit(1, engine.queuePairAccess(), 0);
-            engine.reopen(ep);
-        } catch (RuntimeException ex) {
-            fail(p, failure(e) + "; resetting the queue pair to connect again: " + ex.getMessage());
-            return;
-        }
-        connect(p);
-    }
-
-    /** Connect attempts made again after an unanswered request (tests, logs). */
-    int retries() {
-        return retries;
-    }
-
     private void accept(int from, CmId id) {
         ids[from] = id;
         peerOfId.put(id.address(), from);
-        State before = state[from];
         state[from] = State.ACCEPTED;
         try {
             id.accept(parameters(CONNECT), engine.endpoint(from).queuePair());
-        } catch (VerbsException e) {
-            if (e.errno() == ECONNRESET) {
-                // the client gave up waiting (siw: 5 s for the MPA reply) before this accept; the
-                // queue pair was not touched, and the client asks again
-                LOG.debug("iwarp: rank {}: rank {} gave up before the accept; waiting for it to ask again", rank, from);
-                peerOfId.remove(id.address());
-                ids[from] = null;
-                id.close();
-                state[from] = before == State.CALLING ? State.CALLING : State.AWAITING_REQUEST;
-                return;
-            }
-            fail(from, "rdma_accept: " + e.getMessage());
         } catch (RuntimeException e) {
             fail(from, "rdma_accept: " + e.getMessage());
         }
