@@ -366,7 +366,12 @@ public class Comm implements Freeable, Cloneable {
      * MPI_Comm_disconnect: waits until what this process still has to send to the communicator's
      * peers has left (the engine's queue of sends the transports refused for now), then until
      * every member has called it (a barrier, which also follows every message sent earlier on
-     * each link), and frees the communicator; afterwards isNull() is true. Collective.
+     * each link), then for this process's own point-to-point operations on it to complete
+     * internally (MPI: every communication must be complete or matched; the program's requests
+     * stay valid and report their status). A receive that no message matches within {@value
+     * #DISCONNECT_MATCH_MILLIS} ms of the barrier makes it fail with ERR_PENDING naming it, rather
+     * than wait forever; the communicator is freed either way. Afterwards isNull() is true.
+     * Collective.
      */
     public final void disconnect() throws MPIException {
         MPI.check();
@@ -385,9 +390,27 @@ public class Comm implements Freeable, Cloneable {
             return true;
         });
         barrier();
+        // Messages sent to us before the peers' disconnect may still be on their way (the barrier
+        // does not pass every link): give matching a bounded time, then let transfers finish.
+        org.verbatim.runtime.p2p.PointToPoint p2p = engine().p2p();
+        long deadline = System.nanoTime() + DISCONNECT_MATCH_MILLIS * 1_000_000L;
+        engine().awaitCondition(() -> p2p.openOn(context, true).isEmpty() || System.nanoTime() - deadline > 0);
+        java.util.List<String> unmatched = p2p.openOn(context, true);
+        if (unmatched.isEmpty()) {
+            engine().awaitCondition(() -> p2p.openOn(context, false).isEmpty());
+        }
         attributes.clear();
         freed = true;
+        if (!unmatched.isEmpty()) {
+            throw raise("MPI_Comm_disconnect", ErrorClass.ERR_PENDING, unmatched.size() + " operation(s) of this "
+                    + "process on the communicator cannot complete: " + String.join("; ", unmatched) + " (MPI "
+                    + "requires every communication to be complete or matched before disconnect; cancel or "
+                    + "complete them first)");
+        }
     }
+
+    /** How long MPI_Comm_disconnect lets this process's posted receives find their messages. */
+    static final long DISCONNECT_MATCH_MILLIS = 10_000;
 
     /** True for an inter-communicator (MPI_Comm_test_inter). */
     public final boolean isInter() throws MPIException {

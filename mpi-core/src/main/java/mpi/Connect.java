@@ -24,6 +24,12 @@ final class Connect {
         }
     }
 
+    /** One line on stderr (mpirun shows it as the rank's output). */
+    static void report(String line) {
+        System.err.println(line);
+        System.err.flush();
+    }
+
     /** Accepts on {@code port}, which this process must have opened: else ERR_PORT. */
     static PortExchange.Side accept(String port, PortExchange.Side mine, String call)
             throws MPIException {
@@ -33,7 +39,7 @@ final class Connect {
                     + "process opened (MPI_Open_port at the root) or it was closed");
         }
         try {
-            return PortExchange.accept(server, Ports.parse(port).nonce(), mine);
+            return PortExchange.accept(server, Ports.parse(port).token(), mine, Connect::report);
         } catch (IOException e) {
             throw MPIException.of(ErrorClass.ERR_PORT, call + ": " + e.getMessage());
         }

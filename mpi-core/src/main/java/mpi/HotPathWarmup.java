@@ -17,8 +17,9 @@ import org.verbatim.runtime.MpiProcess;
  * thousands of calls in optimised (C2) code; on the point-to-point path the first two are 10 to
  * 100 times slower than the last, and a rank spinning on each of the two cores of a small machine
  * leaves the compiler threads little time, so a plain ping-pong straight from {@code main} paid
- * that for its first hundred thousand messages. Here ranks pair up with a same-host partner
- * (world ranks {@code 2k} and {@code 2k+1}, over shm) and exchange through the very public calls
+ * that for its first hundred thousand messages. Here ranks pair up (world ranks {@code 2k} and
+ * {@code 2k+1}: a same-host partner over shm where the job places two ranks per host, else the
+ * transport a program's first messages take) and exchange through the very public calls
  * a program makes, on a private communicator: a short ping-pong, windows of {@code iSend}/
  * {@code iRecv}/{@code Request.waitAll}, rendezvous messages, then blocking 8 B ping-pongs on a
  * direct buffer and an array, with windows and rendezvous messages between their batches, until
@@ -26,9 +27,12 @@ import org.verbatim.runtime.MpiProcess;
  * pair decides when that phase ends and says so in the message it sends next, so both ranks
  * leave together.
  *
- * <p>{@code verbatim.core.warmup}: {@code auto} (on when the partner is reached over shm, every
- * rank of the host has a core to spin on, and the profiler is off, as warm-up messages would
- * show in its counts), {@code on}, {@code off}. With more ranks than cores the ranks yield
+ * <p>{@code verbatim.core.warmup}: {@code auto} (on when every rank of the host has a core to
+ * spin on, the profiler is off, as warm-up messages would show in its counts, and the partner is
+ * reached over shm or tcp: over tcp a cold 8 B ping-pong went from 18-26 to 7-12 us per half
+ * round trip with it; over ib it was measured only in the emulated RDMA guest, where it shortened
+ * the cold phase by a quarter at tens of seconds of emulated time, so auto leaves it to
+ * {@code on} there), {@code on}, {@code off}. With more ranks than cores the ranks yield
  * their cores when idle, so the compiler threads are not starved, and a warm-up would cost more.
  * {@code verbatim.core.warmup-trace=true} prints each phase's batches (to tune the stop rule).
  */
@@ -101,9 +105,10 @@ final class HotPathWarmup {
         }
         // Both ranks of a pair see the same transport, settings and host, so they agree.
         IdleStrategy idle = p.engine().idleStrategy();
+        String via = p.engine().p2p().transportFor(partner);
         if (mode.equals("auto") && (CoreSettings.PROFILE.getBoolean(p.config())
                 || (idle != IdleStrategy.SPIN && idle != IdleStrategy.SPIN_THEN_YIELD)
-                || !p.engine().p2p().transportFor(partner).equals("shm"))) {
+                || !(via.equals("shm") || via.equals("tcp")))) {
             return;
         }
         new HotPathWarmup(p, partner, CoreSettings.WARMUP_TRACE.getBoolean(p.config())).run();

@@ -128,7 +128,8 @@ public class Intracomm extends Comm {
 
     /**
      * Opens a port that other groups can connect to (MPI_Open_port): a listening socket of this
-     * process, named {@code verbatim-port:<addresses>:<tcp port>:<nonce>}. Local: not collective.
+     * process, named {@code verbatim-port:<addresses>:<tcp port>:<token>} (the token: 128 random
+     * bits that a connecting root must present). Local: not collective.
      */
     public static String openPort() throws MPIException {
         MPI.check();

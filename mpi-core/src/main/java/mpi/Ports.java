@@ -17,12 +17,15 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The ports this process opened (MPI_Open_port): each is a listening socket on every address
- * of the host, named {@code verbatim-port:<address>,<address>...:<tcp port>:<nonce>} (the
- * addresses tried in order by a connecting root, loopback last; the nonce, 16 random hex
- * digits, tells a port apart from a socket that happens to reuse the number later).
+ * of the host, named {@code verbatim-port:<address>,<address>...:<tcp port>:<token>} (the
+ * addresses tried in order by a connecting root, loopback last). The token, 128 random bits as
+ * 32 hex digits, is the proof a connecting root presents ({@link PortExchange}): only those
+ * given the name can connect, and a socket that later reuses the number is not taken for the
+ * port. MPI port names are opaque, so a program passes the name on as it is.
  */
 final class Ports {
     static final String PREFIX = "verbatim-port:";
+    private static final int TOKEN_BYTES = 16;
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Map<String, ServerSocket> OPEN = new ConcurrentHashMap<>();
 
@@ -33,7 +36,7 @@ final class Ports {
     static String open() throws IOException {
         ServerSocket s = new ServerSocket();
         s.bind(new InetSocketAddress(0), 64);
-        byte[] n = new byte[8];
+        byte[] n = new byte[TOKEN_BYTES];
         RANDOM.nextBytes(n);
         String name = PREFIX + String.join(",", addresses()) + ":" + s.getLocalPort() + ":"
                 + HexFormat.of().formatHex(n);
@@ -67,8 +70,18 @@ final class Ports {
         }
     }
 
-    /** A parsed port name: where to connect and the nonce to present. */
-    record Address(List<InetSocketAddress> addresses, String nonce) {
+    /** A parsed port name: where to connect and the token to present. */
+    record Address(List<InetSocketAddress> addresses, String token) {
+    }
+
+    /** The name of the port {@code server} listens for, without its token (for messages). */
+    static String withoutToken(ServerSocket server) {
+        for (Map.Entry<String, ServerSocket> e : OPEN.entrySet()) {
+            if (e.getValue() == server) {
+                return e.getKey().substring(0, e.getKey().lastIndexOf(':'));
+            }
+        }
+        return "at tcp port " + server.getLocalPort();
     }
 
     /** Parses a port name; null when it is not one of Verbatim's. */
@@ -77,7 +90,7 @@ final class Ports {
             return null;
         }
         String[] f = name.substring(PREFIX.length()).split(":");
-        if (f.length != 3 || f[2].length() != 16) {
+        if (f.length != 3 || f[2].length() != 2 * TOKEN_BYTES) {
             return null;
         }
         try {

@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.verbatim.bootstrap.PmiClient;
 import org.verbatim.bootstrap.PmiWire;
 import org.verbatim.runtime.base.ErrorClass;
 
@@ -16,8 +17,10 @@ import org.verbatim.runtime.base.ErrorClass;
  * inter-communicator: the parents' result, the children's {@link Intercomm#getParent}.
  *
  * <p>Info keys honoured: {@code wdir} (the children's working directory), {@code path} (where
- * the command is looked up), {@code host} (must name this host: Verbatim's mpirun starts
- * children only beside itself). Others are ignored, as MPI allows.
+ * the command is looked up), {@code host} (hosts as {@code mpirun --host} takes them, {@code
+ * h1:2,h2}; others than this one get their ranks over ssh), {@code add-host} (the same, when
+ * {@code host} is not given), {@code hostfile} (a file of hosts as {@code mpirun --hostfile}
+ * reads). Others are ignored, as MPI allows.
  */
 final class Spawn {
     /** The environment variable that carries the parents' port to the children. */
@@ -55,22 +58,26 @@ final class Spawn {
                         + e.getMessage());
             }
             try {
-                List<String> request = new ArrayList<>(fields);
-                add(request, "port", port);
-                Map<String, String> reply;
-                try {
-                    reply = comm.process.bootstrap().service("spawn", request.toArray(String[]::new));
-                } catch (RuntimeException e) {
-                    throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": the process manager cannot "
-                            + "spawn: " + e.getMessage());
-                }
-                if (!"0".equals(reply.get("rc"))) {
-                    throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": "
-                            + PmiWire.decode(reply.getOrDefault("msg", "refused")));
+                if (comm.process.bootstrap() instanceof PmiClient pmi && !pmi.verbatimLauncher()) {
+                    MpichSpawn.spawn(pmi, commands, argv, maxprocs, info, port, call);
+                } else {
+                    List<String> request = new ArrayList<>(fields);
+                    add(request, "port", port);
+                    Map<String, String> reply;
+                    try {
+                        reply = comm.process.bootstrap().service("spawn", request.toArray(String[]::new));
+                    } catch (RuntimeException e) {
+                        throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": the process manager cannot "
+                                + "spawn: " + e.getMessage());
+                    }
+                    if (!"0".equals(reply.get("rc"))) {
+                        throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": "
+                                + PmiWire.decode(reply.getOrDefault("msg", "refused")));
+                    }
                 }
                 ServerSocket server = Ports.server(port);
                 Ports.Address a = Ports.parse(port);
-                PortExchange.Side theirs = PortExchange.accept(server, a.nonce(), mine);
+                PortExchange.Side theirs = PortExchange.accept(server, a.token(), mine, Connect::report);
                 if (theirs.cards().size() != children) {
                     throw MPIException.of(ErrorClass.ERR_SPAWN, call + ": " + theirs.cards().size()
                             + " children connected, " + children + " were spawned");
@@ -92,12 +99,33 @@ final class Spawn {
 
     /** MPI_Init of a spawned child: the inter-communicator to the parents, or null. */
     static Intercomm connectToParents() throws MPIException {
-        String port = System.getenv(PARENT_PORT);
-        if (port == null || port.isEmpty()) {
+        String given = System.getenv(PARENT_PORT);
+        if ((given == null || given.isEmpty()) && MPI.process().bootstrap() instanceof PmiClient pmi
+                && !pmi.verbatimLauncher()) {
+            try {
+                given = MpichSpawn.parentPort(pmi); // spawned by another PMI-1 process manager
+            } catch (RuntimeException e) {
+                throw MPIException.of(ErrorClass.ERR_SPAWN, "MPI_Init: spawned (PMI_SPAWNED=1) but the "
+                        + "parents' port (" + MpichSpawn.PARENT_KEY + ") cannot be read: " + e.getMessage());
+            }
+        }
+        if (given == null || given.isEmpty()) {
             return null;
         }
+        String port = given;
+        if (given.startsWith("pmi:")) {
+            // children started on another host: the port is kept out of command lines, in the
+            // world's key-value space under the key named here
+            try {
+                port = MPI.process().bootstrap().get(given.substring(4));
+            } catch (RuntimeException e) {
+                throw MPIException.of(ErrorClass.ERR_SPAWN, "MPI_Init: cannot fetch the parents' port ("
+                        + PARENT_PORT + "=" + given + "): " + e.getMessage());
+            }
+        }
+        final String parents = port;
         return ConnectAccept.run(MPI.COMM_WORLD, 0, "MPI_Init (connecting to the parents)",
-                mine -> Connect.exchange(port, mine, "MPI_Init"));
+                mine -> Connect.exchange(parents, mine, "MPI_Init"));
     }
 
     /** Checks the root's arguments and writes them as spawn fields; returns the child count. */
@@ -129,8 +157,11 @@ final class Spawn {
             }
             add(fields, "maxprocs" + i, Integer.toString(maxprocs[i]));
             Info in = info == null ? null : info[i];
-            for (String key : new String[] {"wdir", "path", "host"}) {
+            for (String key : new String[] {"wdir", "path", "host", "hostfile"}) {
                 String v = in == null || in.isNull() ? null : in.get(key);
+                if (v == null && key.equals("host") && in != null && !in.isNull()) {
+                    v = in.get("add-host"); // Open MPI's: hosts added for this spawn, used as host
+                }
                 if (v != null) {
                     add(fields, key + i, v);
                 }

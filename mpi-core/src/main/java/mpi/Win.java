@@ -470,8 +470,11 @@ public final class Win implements Freeable {
                 true);
     }
 
+    /** The data calls (stateless apart from this window): one per window, none per call. */
+    private final WinOps ops = new WinOps(this);
+
     private WinOps ops() {
-        return new WinOps(this);
+        return ops;
     }
 
     WinGroup group() {

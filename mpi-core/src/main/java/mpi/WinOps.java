@@ -10,8 +10,9 @@ import org.verbatim.runtime.op.OpCode;
 
 /**
  * The data calls of {@link Win}: checks the arguments, resolves origin and result memory and
- * builds the {@link RmaTarget} (the one place where a target datatype becomes target bytes, so
- * derived target types plug in here), then calls the window. A call to {@link MPI#PROC_NULL}
+ * builds the {@link RmaTarget} (the one place where a target datatype becomes target bytes:
+ * a derived one goes as its committed layout), then calls the window. A derived origin type is
+ * packed here (a result into one is staged and unpacked when it is complete). A call to {@link MPI#PROC_NULL}
  * does nothing. Request-based calls return a Request, the others null.
  */
 final class WinOps {
@@ -30,7 +31,7 @@ final class WinOps {
             if (targetRank == MPI.PROC_NULL) {
                 return done(call, request);
             }
-            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType, true, null);
             return result(w.put(o, t, request), call, request, origin);
         });
     }
@@ -40,12 +41,13 @@ final class WinOps {
             throws MPIException {
         return win.wrap(call, () -> {
             RmaWindow w = win.impl(call);
-            MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, true);
+            Staged o = resultSide(origin, orgCount, orgType, targetCount, targetType);
             if (targetRank == MPI.PROC_NULL) {
                 return done(call, request);
             }
-            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
-            return result(w.get(o, t, request), call, request, origin);
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType, false,
+                    o.unpack());
+            return result(w.get(o.segment(), t, request), call, request, origin);
         });
     }
 
@@ -59,7 +61,7 @@ final class WinOps {
             if (targetRank == MPI.PROC_NULL) {
                 return done(call, request);
             }
-            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType, true, null);
             return result(w.accumulate(o, t, code, request), call, request, origin);
         });
     }
@@ -73,13 +75,13 @@ final class WinOps {
             OpCode code = opCode(op, targetType);
             MemorySegment o = code == OpCode.NO_OP && origin == null ? null
                     : origin(origin, orgCount, orgType, targetCount, targetType, false);
-            MemorySegment r = origin(result, resultCount, resultType, targetCount, targetType,
-                    true);
+            Staged r = resultSide(result, resultCount, resultType, targetCount, targetType);
             if (targetRank == MPI.PROC_NULL) {
                 return done(call, request);
             }
-            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType);
-            return result(w.getAccumulate(o, r, t, code, request), call, request,
+            RmaTarget t = target(w, targetRank, targetDisp, targetCount, targetType,
+                    code != OpCode.NO_OP, r.unpack());
+            return result(w.getAccumulate(o, r.segment(), t, code, request), call, request,
                     new Object[] {origin, result});
         });
     }
@@ -97,11 +99,11 @@ final class WinOps {
             }
             MemorySegment o = origin(origin, 1, type, 1, type, false);
             MemorySegment c = origin(compare, 1, type, 1, type, false);
-            MemorySegment r = origin(result, 1, type, 1, type, true);
+            MemorySegment r = resultSide(result, 1, type, 1, type).segment();
             if (targetRank == MPI.PROC_NULL) {
                 return null;
             }
-            RmaTarget t = target(w, targetRank, targetDisp, 1, type);
+            RmaTarget t = target(w, targetRank, targetDisp, 1, type, true, null);
             w.compareAndSwap(o, c, r, t);
             return null;
         });
@@ -122,19 +124,57 @@ final class WinOps {
         type.check();
     }
 
-    /** Origin (or result) memory of {@code count} x {@code type}, matching the target data. */
+    /** Result memory and, for a derived origin type, what places the staged result in it. */
+    private record Staged(MemorySegment segment, Runnable unpack) {
+    }
+
+    /**
+     * Origin memory of {@code count} x {@code type}, matching the target data: the buffer itself
+     * for a contiguous type, else the packed bytes of the elements (MPI lets the program not
+     * touch the origin buffer until the operation completes, so packing now sends what it
+     * would send later).
+     */
     private static MemorySegment origin(Object buf, int count, Datatype type, int targetCount,
                                         Datatype targetType, boolean written)
             throws MPIException {
+        match(buf, count, type, targetCount, targetType);
+        if (type.isLayout()) {
+            return LayoutBuffers.pack(LayoutBuffers.forSend(buf, count, type));
+        }
+        return written ? Buffers.forReceive(buf, count, type)
+                : Buffers.segment(buf, type, type.bytes(count));
+    }
+
+    /**
+     * Result memory: the buffer itself for a contiguous type, else a packed staging segment and
+     * the unpack the window runs when the result is complete (the gaps keep their values).
+     */
+    private static Staged resultSide(Object buf, int count, Datatype type, int targetCount,
+                                     Datatype targetType) throws MPIException {
+        if (!type.isLayout()) {
+            return new Staged(origin(buf, count, type, targetCount, targetType, true), null);
+        }
+        match(buf, count, type, targetCount, targetType);
+        LayoutBuffers.Resolved r = LayoutBuffers.forReceive(buf, count, type);
+        MemorySegment staging = MemorySegment.ofArray(new byte[Math.toIntExact(r.bytes())]);
+        return new Staged(staging, () -> LayoutBuffers.unpack(staging, staging.byteSize(), r));
+    }
+
+    /** Origin and target data agree: counts, types usable, same element type, same bytes. */
+    private static void match(Object buf, int count, Datatype type, int targetCount,
+                              Datatype targetType) throws MPIException {
         if (count < 0 || targetCount < 0) {
             throw MPIException.of(ErrorClass.ERR_COUNT, "negative count "
                     + Math.min(count, targetCount));
         }
         checkType(type);
         checkType(targetType);
-        if (type.base != targetType.base) {
-            throw new IllegalArgumentException("origin datatype " + type + " and target datatype "
-                    + targetType + " do not share a base type");
+        Datatype e = type.predefined ? type : type.element;
+        Datatype te = targetType.predefined ? targetType : targetType.element;
+        if (e != null && te != null ? e != te : type.base != targetType.base) {
+            throw MPIException.of(ErrorClass.ERR_TYPE, "origin datatype " + type
+                    + " and target datatype " + targetType + " are not made of the same "
+                    + "predefined type");
         }
         if (type.bytes(count) != targetType.bytes(targetCount)) {
             throw MPIException.of(ErrorClass.ERR_TYPE, count + " x " + type + " at the origin do "
@@ -143,20 +183,31 @@ final class WinOps {
         if (buf instanceof boolean[]) {
             throw MPIException.of(ErrorClass.ERR_BUFFER, "boolean[] is not window memory");
         }
-        return written ? Buffers.forReceive(buf, count, type)
-                : Buffers.segment(buf, type, type.bytes(count));
     }
 
-    /** The target of {@code count} x {@code type}: the one place a target datatype is read. */
-    private RmaTarget target(RmaWindow w, int rank, long disp, int count, Datatype type)
-            throws MPIException {
+    /**
+     * The target of {@code count} x {@code type}: the one place a target datatype is read. A
+     * derived type that is not contiguous goes as its committed layout; one that would write a
+     * byte twice ({@code written}) is refused, as it is for a receive.
+     */
+    private RmaTarget target(RmaWindow w, int rank, long disp, int count, Datatype type,
+                             boolean written, Runnable resultUnpack) throws MPIException {
         WinArgs.checkRank(rank, win.group().size(), false);
         if (disp < 0 && w.flavor() != RmaWindow.FLAVOR_DYNAMIC) {
             throw MPIException.of(ErrorClass.ERR_DISP, "negative target displacement " + disp);
         }
-        ElementKind kind = Op.elementKind(type);
-        return new RmaTarget(rank, disp, type.bytes(count), kind == null ? ElementKind.OPAQUE
-                : kind);
+        Datatype e = type.predefined || type.element == null ? type : type.element;
+        ElementKind kind = Op.elementKind(e);
+        kind = kind == null ? ElementKind.OPAQUE : kind;
+        if (!type.isLayout()) {
+            return new RmaTarget(rank, disp, type.bytes(count), kind, null, 0, resultUnpack);
+        }
+        if (written && type.form.overlaps(count)) {
+            throw MPIException.of(ErrorClass.ERR_TYPE, "target type " + type + " (x" + count
+                    + ") places two bytes at the same address");
+        }
+        return new RmaTarget(rank, disp, type.bytes(count), kind, type.form, count,
+                resultUnpack);
     }
 
     private static OpCode opCode(Op op, Datatype targetType) throws MPIException {

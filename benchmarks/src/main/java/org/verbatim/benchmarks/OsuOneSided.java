@@ -14,7 +14,8 @@ import mpi.Win;
  * <pre>
  *   OsuOneSided [put-latency|get-latency|put-bw|get-bw|put-get-bw|acc-latency|fop-latency|
  *                cas-latency] [--sync lock|flush|fence|pscw] [--win create|allocate]
- *               [--min B] [--max B] [--iterations N] [--window N] [--schedule true|false]
+ *               [--min B] [--max B] [--step F] [--iterations N] [--warmup N] [--window N]
+ *               [--schedule true|false]
  *               [--aggregate true|false] [--rdma true|false]
  * </pre>
  * {@code put-get-bw} is the scheduling paper's throughput test: per epoch {@code --window}/2 puts
@@ -27,7 +28,10 @@ import mpi.Win;
  * epoch per operation (per window of operations for the bandwidth tests). Latency is per
  * operation (with its synchronisation); bandwidth in MB/s (10^6 B) over {@code --window}
  * operations per epoch. Windows are created on a direct buffer or allocated (allocated windows of
- * one host are loads and stores).
+ * one host are loads and stores). {@code --warmup N}: N epochs at the first size before anything
+ * is timed (the JIT compiles the whole path; a tenth of the timed epochs at each size is not
+ * enough for short runs). The program compiles against Open MPI's Java bindings too, and
+ * benchmarks/src/main/c/osu_onesided.c is its C twin (benchmarks/compare-onesided).
  */
 public final class OsuOneSided {
     private final String test;
@@ -36,6 +40,9 @@ public final class OsuOneSided {
     private final int min;
     private final int max;
     private final int iterations;
+    private final int warmup;
+    /** Each size is {@code step} times the one before; the last is {@code max}. */
+    private final int step;
     private final int window;
     private final int rank;
     private final String schedule;
@@ -50,6 +57,8 @@ public final class OsuOneSided {
         int lo = 8;
         int hi = 1 << 22;
         int it = 2000;
+        int warm = 0;
+        int st = 2;
         int wnd = 64;
         String sched = null;
         String aggr = null;
@@ -61,6 +70,8 @@ public final class OsuOneSided {
                 case "--min" -> lo = OsuOptions.size(args[++i]);
                 case "--max" -> hi = OsuOptions.size(args[++i]);
                 case "--iterations" -> it = Integer.parseInt(args[++i]);
+                case "--warmup" -> warm = Integer.parseInt(args[++i]);
+                case "--step" -> st = Integer.parseInt(args[++i]);
                 case "--window" -> wnd = Integer.parseInt(args[++i]);
                 case "--schedule" -> sched = args[++i];
                 case "--aggregate" -> aggr = args[++i];
@@ -74,6 +85,8 @@ public final class OsuOneSided {
         this.min = t.startsWith("fop") || t.startsWith("cas") ? 8 : lo;
         this.max = t.startsWith("fop") || t.startsWith("cas") ? 8 : hi;
         this.iterations = it;
+        this.warmup = warm;
+        this.step = Math.max(2, st);
         this.window = t.equals("put-get-bw") && wnd == 64 ? 32 : wnd;
         this.schedule = sched;
         this.aggregate = aggr;
@@ -107,7 +120,9 @@ public final class OsuOneSided {
             info.set("verbatim.rma.rdma", rdma);
         }
         if (allocate) {
-            win = Win.allocate(2L * max, 1, info, MPI.COMM_WORLD);
+            // the constructor both Verbatim and Open MPI's Java bindings have (MPI_Win_allocate)
+            win = new Win(2 * max, 1, info, MPI.COMM_WORLD, MPI.newByteBuffer(1),
+                    Win.FLAVOR_PRIVATE);
         } else {
             win = new Win(MPI.newByteBuffer(2 * max), 2 * max, 1, info, MPI.COMM_WORLD);
         }
@@ -121,7 +136,11 @@ public final class OsuOneSided {
             System.out.printf("%-10s%20s%n", "# Size", bw ? "Bandwidth (MB/s)" : "Latency (us)");
         }
         Group target = MPI.COMM_WORLD.getGroup().incl(new int[] {1 - rank});
-        for (int size = min; size <= max; size *= 2) {
+        if (warmup > 0) {
+            epochs(min, warmup, bw ? window : 1, origin, result, compare, target);
+        }
+        for (int size = min; size <= max; size = size == max ? max + 1
+                : (int) Math.min(max, (long) size * step)) {
             int iters = size > 65536 ? Math.max(10, iterations / 20) : iterations;
             int perEpoch = bw ? window : 1;
             int epochs = bw ? Math.max(2, iters / window) : iters;

@@ -152,10 +152,34 @@ public final class CommittedType {
         new TypeCursor(s).unpack(in, at, base, s.bytes());
     }
 
-    /** The flattened form of this type, to send to a peer. */
-    public FlatLayout flatten() {
-        return new FlatLayout(runs, size, lb, extent, trueLb, trueUb);
+    /**
+     * This layout with its origin moved to its true lower bound when that is negative (every
+     * byte it touches then lies at or after the origin), else this type. A one-sided target
+     * layout is applied this way to a slice of window memory that starts at its lowest byte;
+     * the caller adds {@link #trueLb()} of the original to the displacement.
+     */
+    public CommittedType rebased() {
+        if (trueLb >= 0) {
+            return this;
+        }
+        RunBuilder b = new RunBuilder();
+        for (int r = 0; r < runs.count(); r++) {
+            b.add(runs.offset(r) - trueLb, runs.length(r), runs.stride(r), runs.repeat(r));
+        }
+        return new CommittedType(null, b.build(), size, lb - trueLb, extent, 0, trueUb - trueLb);
     }
+
+    /** The flattened form of this type, to send to a peer: made once, then kept. */
+    public FlatLayout flatten() {
+        FlatLayout f = flat;
+        if (f == null) {
+            f = flat = new FlatLayout(runs, size, lb, extent, trueLb, trueUb);
+        }
+        return f;
+    }
+
+    /** Cached {@link #flatten()} (immutable, final fields: a benign race makes an equal one). */
+    private FlatLayout flat;
 
     private static boolean overlaps(RunList runs, long count, long extent) {
         long n = runs.blocks() * count;

@@ -120,6 +120,14 @@ public final class MessageShape {
         return runs.length(runs.runOfBlock(i % per));
     }
 
+    /**
+     * Median block size of the message's blocks, as {@link #statistics()} gives it, but computed
+     * once per committed type and kept (no allocation per message): what scheme selection reads.
+     */
+    public double medianBlock() {
+        return runs.blocks() == 0 || units == 0 ? 0 : runs.medianBlock();
+    }
+
     /** Count, mean and median block size of the message's blocks. */
     public BlockStatistics statistics() {
         long blocks = runs.blocks() * units;

@@ -61,6 +61,55 @@ final class RunList {
         return blockPrefix[offsets.length];
     }
 
+    /**
+     * Median block length over all blocks (each run counts its repeats): computed once, then
+     * kept, so a scheme can ask per message without allocating. {@code count} repeated copies
+     * of the list have the same median.
+     */
+    double medianBlock() {
+        double m = median;
+        if (m < 0) {
+            m = median = computeMedian();
+        }
+        return m;
+    }
+
+    private double computeMedian() {
+        int n = offsets.length;
+        long all = blocks();
+        if (all == 0) {
+            return 0;
+        }
+        if (n == 1) {
+            return lengths[0];
+        }
+        long[][] byLength = new long[n][];
+        for (int r = 0; r < n; r++) {
+            byLength[r] = new long[] {lengths[r], repeats[r]};
+        }
+        Arrays.sort(byLength, (a, b) -> Long.compare(a[0], b[0]));
+        long lowerIndex = (all - 1) / 2;
+        long upperIndex = all / 2;
+        long seen = 0;
+        long lower = -1;
+        long upper = 0;
+        for (long[] e : byLength) {
+            long next = seen + e[1];
+            if (lower < 0 && lowerIndex < next) {
+                lower = e[0];
+            }
+            if (upperIndex < next) {
+                upper = e[0];
+                break;
+            }
+            seen = next;
+        }
+        return (lower + upper) / 2.0;
+    }
+
+    /** Cached {@link #medianBlock()}; negative until computed (a benign race: same value). */
+    private volatile double median = -1;
+
     /** The run holding block {@code k} ({@code 0 <= k < blocks()}). */
     int runOfBlock(long k) {
         int i = Arrays.binarySearch(blockPrefix, k);

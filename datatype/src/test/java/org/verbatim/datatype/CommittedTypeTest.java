@@ -68,6 +68,35 @@ class CommittedTypeTest {
     }
 
     @Test
+    void rebasedMovesTheOriginToTheTrueLowerBound() {
+        TypeNode t = Types.resized(Types.hindexed(new int[] {1, 1}, new long[] {-8, 16}, DOUBLE), -16, 64);
+        CommittedType c = CommittedType.of(t);
+        CommittedType r = c.rebased();
+        assertEquals(0, r.trueLb());
+        assertEquals(c.trueExtent(), r.trueExtent());
+        assertEquals(c.extent(), r.extent());
+        assertEquals(c.size(), r.size());
+        assertEquals(0, r.shape(3).lowest());
+        // the rebased type packs the bytes the original names, 8 later (its origin was at -8)
+        MemorySegment mem = MemorySegment.ofArray(new byte[256]);
+        for (int i = 0; i < 256; i++) {
+            mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) i);
+        }
+        MemorySegment packed = MemorySegment.ofArray(new byte[48]);
+        r.pack(mem, 3, packed, 0);
+        long[][] blocks = c.shape(3).blocks(100);
+        long at = 0;
+        for (int k = 0; k < blocks[0].length; k++) {
+            MemorySegment want = mem.asSlice(8 + blocks[0][k], blocks[1][k]);
+            assertEquals(-1, packed.asSlice(at, blocks[1][k]).mismatch(want));
+            at += blocks[1][k];
+        }
+        assertEquals(48, at);
+        CommittedType plain = CommittedType.of(Types.vector(2, 1, 3, INT));
+        assertSame(plain, plain.rebased());
+    }
+
+    @Test
     void subarrayPicksTheBlock() {
         // 4 x 5 ints, the 2 x 3 block at (1, 1), C order
         CommittedType c = CommittedType.of(Types.subarray(new int[] {4, 5}, new int[] {2, 3},
@@ -185,6 +214,31 @@ class CommittedTypeTest {
         assertEquals(2, cache.size());
         cache.forget(1);
         assertEquals(0, cache.size());
+    }
+
+    @Test
+    void twoCachesSeeingTheSameUsesHoldTheSameLayouts() {
+        // the receiver mirrors the sender's cache: same capacity, same hits and puts per rank
+        LayoutCache sender = new LayoutCache(3);
+        LayoutCache mirror = new LayoutCache(3);
+        CommittedType a = CommittedType.of(INT);
+        java.util.Random rnd = new java.util.Random(5);
+        for (int i = 0; i < 2000; i++) {
+            int rank = rnd.nextInt(2);
+            long id = rnd.nextInt(6);
+            boolean held = mirror.contains(rank, id, 0);
+            assertEquals(held, sender.contains(rank, id, 0), "step " + i);
+            if (held) {
+                assertSame(a, sender.find(rank, id, 0));
+                mirror.find(rank, id, 0);
+            } else {
+                sender.put(rank, id, 0, a);
+                mirror.put(rank, id, 0, a);
+            }
+            // another rank's traffic must not evict this rank's layouts
+            assertTrue(sender.size() <= 6);
+        }
+        assertThrows(DatatypeException.class, () -> new LayoutCache(0));
     }
 
     private static int[] packInts(CommittedType c, int elements) {

@@ -137,6 +137,7 @@ class PackAgainstReferenceTest {
 
         // statistics add up; the expanded block list covers the same bytes in order
         BlockStatistics st = shape.statistics();
+        assertEquals(st.median(), shape.medianBlock(), what + ": cached median");
         assertEquals(expected.length, st.bytes(), what + ": statistics bytes");
         if (st.blocks() > 0) {
             assertEquals((double) expected.length / st.blocks(), st.mean(), 1e-9, what + ": mean");

@@ -15,9 +15,17 @@ final class ChildWorld {
     /** The index of each rank's command in its spawn request (its MPI_APPNUM). */
     final List<Integer> appNums = new ArrayList<>();
 
-    ChildWorld(String kvsName, PmiServer pmi) {
+    /** Ranks started on another host (over ssh), which joined, and which have ended. */
+    final boolean[] remote;
+    final boolean[] joined;
+    final boolean[] remoteEnded;
+
+    ChildWorld(String kvsName, PmiServer pmi, int size) {
         this.kvsName = kvsName;
         this.pmi = pmi;
+        this.remote = new boolean[size];
+        this.joined = new boolean[size];
+        this.remoteEnded = new boolean[size];
     }
 
     /** "spawned rank 1 of world K (pid 4711, java Child)". */

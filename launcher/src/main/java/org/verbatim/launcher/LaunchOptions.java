@@ -140,6 +140,8 @@ public record LaunchOptions(
                                    the ssh start of --host; not needed by hand)
               --nameserver HOST:PORT  publish and look up names (MPI_Publish_name) at the
                                    bin/verbatim-nameserver there, shared with other mpiruns
+              --nameserver-secret-file FILE  that name server's secret (its --secret-file, mode
+                                   0600); or VERBATIM_NAMESERVER_SECRET
               --aot, --no-aot      start the ranks of the -cp/-jar shorthand with (or without)
                                    a JDK AOT cache of Verbatim's classes and method profiles,
                                    which makes the first tens of thousands of messages several
@@ -213,6 +215,7 @@ public record LaunchOptions(
                 case "--listen" -> listen = hostPort(a, value(args, i++));
                 case "--join" -> join = hostPort(a, value(args, i++));
                 case "--nameserver", "--ompi-server" -> env.put("VERBATIM_LAUNCHER_NAMESERVER", hostPort(a, value(args, i++)));
+                case "--nameserver-secret-file" -> env.put(NameServerSecret.FILE_VARIABLE, value(args, i++));
                 case "--bind-to", "-bind-to" -> {
                     String v = value(args, i++);
                     binding = switch (v) {

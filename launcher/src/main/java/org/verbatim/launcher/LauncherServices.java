@@ -22,13 +22,33 @@ final class LauncherServices {
     private final Set<String> published = ConcurrentHashMap.newKeySet();
 
     LauncherServices(LaunchOptions options, Spawner spawner) {
+        this.nameServer = nameServer(options);
+        this.spawner = spawner;
+        spawner.services = this;
+    }
+
+    /**
+     * The link to the shared name server the options name, or null when mpirun keeps the names
+     * itself. Throws IllegalArgumentException when a name server is given without its secret
+     * (the ranks' environment, -x, first; then mpirun's own).
+     */
+    static NameServerClient nameServer(LaunchOptions options) {
         String ns = options.environment().get(NAMESERVER);
         if (ns == null) {
             ns = LauncherSettings.NAMESERVER.get(LauncherSettings.current());
         }
-        this.nameServer = ns == null || ns.isBlank() ? null : new NameServerClient(ns.trim());
-        this.spawner = spawner;
-        spawner.services = this;
+        if (ns == null || ns.isBlank()) {
+            return null;
+        }
+        Map<String, String> env = new java.util.HashMap<>(System.getenv());
+        env.putAll(options.environment());
+        String secret = NameServerSecret.of(env);
+        if (secret == null) {
+            throw new IllegalArgumentException("the name server " + ns.trim() + " needs its secret: "
+                    + "--nameserver-secret-file FILE (the --secret-file of verbatim-nameserver) or "
+                    + NameServerSecret.VARIABLE + " (the value it printed)");
+        }
+        return new NameServerClient(ns.trim(), secret);
     }
 
     /** The reply to {@code cmd}, or null when it is not one of these commands. */

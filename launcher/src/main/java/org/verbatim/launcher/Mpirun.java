@@ -61,6 +61,7 @@ public final class Mpirun {
             command = rankCommand.build(options.program());
             aot = options.aot() != null ? options.aot() : LauncherSettings.AOT.getBoolean(config);
             options = withSecret(options, env);
+            LauncherServices.nameServer(options); // a name server without its secret: refused here
             if (options.workDir() != null && !java.nio.file.Files.isDirectory(Path.of(options.workDir()))) {
                 throw new IllegalArgumentException("--wdir " + options.workDir() + ": no such directory");
             }
@@ -168,7 +169,7 @@ public final class Mpirun {
     }
 
     /** VERBATIM_* variables that stay on this host: where the JDK is, and the secret (it goes by stdin). */
-    private static final java.util.Set<String> CARRIED_NOT = java.util.Set.of("VERBATIM_JDK", "VERBATIM_MIN_JDK",
+    static final java.util.Set<String> CARRIED_NOT = java.util.Set.of("VERBATIM_JDK", "VERBATIM_MIN_JDK",
             "VERBATIM_MPIRUN_JVM_OPTS", "VERBATIM_LAUNCHER_SSH", "VERBATIM_LAUNCHER_PMI_ADDRESS", JobSecret.VARIABLE);
 
     /**

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.verbatim.bootstrap.JobSecret;
 import org.verbatim.bootstrap.PmiWire;
 
 /**
@@ -22,18 +23,32 @@ import org.verbatim.bootstrap.PmiWire;
  * MPI_Publish_name, MPI_Lookup_name and MPI_Unpublish_name there.
  *
  * <pre>
- * bin/verbatim-nameserver [--bind ADDRESS] [--port PORT] [--report FILE]
+ * bin/verbatim-nameserver [--bind ADDRESS] [--port PORT] [--report FILE] [--secret-file FILE]
  * </pre>
  *
  * It prints {@code HOST:PORT} (the value for --nameserver) as its first line on stdout, and
  * into FILE with --report; it runs until killed.
+ *
+ * <p>Every connection must first present the server's secret ({@link NameServerSecret}):
+ * {@code cmd=auth secret=S}, answered {@code cmd=auth_result rc=0}. Anything else first, or
+ * another secret, is answered {@code rc=-1}, the connection is closed, no name changes, and the
+ * server prints one line naming the address it came from.
  */
 public final class NameServer implements AutoCloseable {
+    /** How long a new connection may take to present the secret. */
+    static final int AUTH_TIMEOUT_MILLIS = 10_000;
     private final ServerSocket server;
     private final NameTable names = new NameTable();
+    private final String secret;
+    private final PrintStream messages;
 
-    /** A server on {@code bind} (port 0: any free port), serving on a daemon thread. */
-    public NameServer(InetSocketAddress bind) throws IOException {
+    /**
+     * A server on {@code bind} (port 0: any free port), serving on a daemon thread the
+     * connections that present {@code secret}; refusals are reported on {@code messages}.
+     */
+    public NameServer(InetSocketAddress bind, String secret, PrintStream messages) throws IOException {
+        this.secret = JobSecret.check(secret);
+        this.messages = messages;
         server = new ServerSocket();
         server.bind(bind, 64);
         Thread t = new Thread(this::acceptLoop, "nameserver-accept");
@@ -67,6 +82,23 @@ public final class NameServer implements AutoCloseable {
             BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(),
                     StandardCharsets.UTF_8));
             OutputStream out = s.getOutputStream();
+            s.setSoTimeout(AUTH_TIMEOUT_MILLIS);
+            String first = in.readLine();
+            Map<String, String> auth = first == null ? Map.of() : PmiWire.parse(first);
+            if (!"auth".equals(auth.get("cmd")) || !JobSecret.matches(secret, auth.get("secret"))) {
+                String why = first == null ? "it sent nothing" : !"auth".equals(auth.get("cmd"))
+                        ? "its first command was not auth" : "wrong secret";
+                messages.println("verbatim-nameserver: refused a connection from "
+                        + s.getInetAddress().getHostAddress() + " (" + why + "); no name changed");
+                messages.flush();
+                out.write((PmiWire.format("auth_result", "rc", "-1", "msg", "wrong_secret") + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return;
+            }
+            s.setSoTimeout(0);
+            out.write((PmiWire.format("auth_result", "rc", "0") + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
             String line;
             while ((line = in.readLine()) != null) {
                 if (line.isBlank()) {
@@ -79,6 +111,11 @@ public final class NameServer implements AutoCloseable {
                 out.write((reply + "\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
             }
+        } catch (java.net.SocketTimeoutException e) {
+            messages.println("verbatim-nameserver: refused a connection from "
+                    + s.getInetAddress().getHostAddress() + " (no secret within "
+                    + AUTH_TIMEOUT_MILLIS / 1000 + " s); no name changed");
+            messages.flush();
         } catch (IOException ignored) {
             // the mpirun went away
         }
@@ -96,14 +133,20 @@ public final class NameServer implements AutoCloseable {
         String bind = "0.0.0.0";
         int port = 0;
         Path report = null;
+        Path secretFile = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--bind" -> bind = args[++i];
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--report" -> report = Path.of(args[++i]);
+                case "--secret-file" -> secretFile = Path.of(args[++i]);
                 case "-h", "--help" -> {
-                    out.println("Usage: verbatim-nameserver [--bind ADDRESS] [--port PORT] [--report FILE]");
+                    out.println("Usage: verbatim-nameserver [--bind ADDRESS] [--port PORT] [--report FILE] "
+                            + "[--secret-file FILE]");
                     out.println("Serves MPI_Publish_name/Lookup_name for mpiruns started with --nameserver HOST:PORT.");
+                    out.println("Its secret: " + NameServerSecret.VARIABLE + ", else the --secret-file (mode 0600; "
+                            + "made with a new secret if missing), else a new one, printed on the second line.");
+                    out.println("Give it to mpirun with --nameserver-secret-file FILE or " + NameServerSecret.VARIABLE + ".");
                     return;
                 }
                 default -> {
@@ -112,8 +155,26 @@ public final class NameServer implements AutoCloseable {
                 }
             }
         }
-        NameServer s = new NameServer(new InetSocketAddress(bind, port));
+        String secret;
+        boolean made = false;
+        try {
+            secret = NameServerSecret.of(System.getenv());
+            if (secret == null && secretFile != null) {
+                secret = NameServerSecret.readOrCreate(secretFile);
+            } else if (secret == null) {
+                secret = JobSecret.generate();
+                made = true;
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("verbatim-nameserver: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        NameServer s = new NameServer(new InetSocketAddress(bind, port), secret, System.err);
         out.println(s.address());
+        if (made) {
+            out.println(NameServerSecret.VARIABLE + "=" + secret);
+        }
         out.flush();
         if (report != null) {
             Files.writeString(report, s.address() + "\n");

@@ -125,6 +125,14 @@ public final class PmiServer implements AutoCloseable {
         return host + ":" + serverSocket.getLocalPort();
     }
 
+    /**
+     * Puts {@code key} = {@code value} into the key-value space before any rank does, as if a
+     * rank had put it ({@code value} is encoded as the ranks' values are).
+     */
+    public void preset(String key, String value) {
+        kvs.put(key, PmiWire.encode(value));
+    }
+
     /** The port the server listens on. */
     public int port() {
         return serverSocket.getLocalPort();

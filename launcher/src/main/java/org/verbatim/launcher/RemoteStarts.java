@@ -149,6 +149,11 @@ final class RemoteStarts {
         }
     }
 
+    /** The ssh processes. */
+    List<Process> processes() {
+        return List.copyOf(processes);
+    }
+
     /** Kills every ssh still running (mpirun itself is going down). */
     void kill() {
         for (Process p : processes) {

@@ -11,6 +11,7 @@ import org.verbatim.bootstrap.PmiWire;
  * <pre>
  * cmd=spawn count=N port=P  and for each command i < N:
  *     cmd&lt;i&gt;=C argc&lt;i&gt;=A arg&lt;i&gt;_&lt;j&gt;=... maxprocs&lt;i&gt;=M [wdir&lt;i&gt;=D] [path&lt;i&gt;=D] [host&lt;i&gt;=H]
+ *     [hostfile&lt;i&gt;=F]
  * </pre>
  *
  * Values are encoded as {@link PmiWire#encode} does. {@code port} is the parents' port, which
@@ -18,7 +19,23 @@ import org.verbatim.bootstrap.PmiWire;
  */
 record SpawnRequest(List<App> apps, String port) {
     /** One command of the request and how many copies of it to start. */
-    record App(String command, List<String> args, int maxprocs, String wdir, String path, String host) {
+    record App(String command, List<String> args, int maxprocs, String wdir, String path, String host,
+               String hostfile) {
+        /**
+         * Where this command's copies run, each host with its ranks counted from 0 (by slot, as
+         * mpirun places a --host job; more copies than slots go round the hosts again); empty
+         * when neither host nor hostfile was given (this host). IllegalArgumentException for a
+         * host list or file that cannot be read.
+         */
+        List<Placement.HostRanks> placement() {
+            List<HostList.Entry> hosts = new ArrayList<>();
+            if (host != null) {
+                HostList.parseHostOption(host, hosts);
+            } else if (hostfile != null) {
+                HostList.parseHostfile(java.nio.file.Path.of(hostfile), hosts);
+            }
+            return hosts.isEmpty() ? List.of() : Placement.bySlot(HostList.merged(hosts), maxprocs, true);
+        }
     }
 
     /** The children in all. */
@@ -51,7 +68,8 @@ record SpawnRequest(List<App> apps, String port) {
             if (n < 1) {
                 throw new IllegalArgumentException("maxprocs " + n + " for " + cmd);
             }
-            apps.add(new App(cmd, args, n, text(m, "wdir" + i), text(m, "path" + i), text(m, "host" + i)));
+            apps.add(new App(cmd, args, n, text(m, "wdir" + i), text(m, "path" + i), text(m, "host" + i),
+                    text(m, "hostfile" + i)));
         }
         String port = text(m, "port");
         if (port == null) {

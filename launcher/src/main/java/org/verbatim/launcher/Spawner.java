@@ -3,13 +3,11 @@ package org.verbatim.launcher;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.verbatim.bootstrap.HostInfo;
 
 /**
  * Starts the worlds of MPI_Comm_spawn beside this mpirun: each a new PMI space ({@link
@@ -43,6 +41,7 @@ final class Spawner {
     private final String jobId;
     private final List<ChildWorld> worlds = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
+    private final RemoteChildren remote;
     private int running;
     /**
      * The thread that starts every child. Linux delivers a rank's parent-death signal
@@ -69,6 +68,7 @@ final class Spawner {
         this.out = out;
         this.err = err;
         this.hooks = hooks;
+        this.remote = new RemoteChildren(options);
     }
 
     private static String classPathOf(List<String> command) {
@@ -90,8 +90,13 @@ final class Spawner {
     synchronized List<Process> processes() {
         List<Process> all = new ArrayList<>();
         for (ChildWorld w : worlds) {
-            all.addAll(w.processes);
+            for (Process p : w.processes) {
+                if (p != null) {
+                    all.add(p); // null: a rank on another host, whose ssh is below
+                }
+            }
         }
+        all.addAll(remote.processes());
         return all;
     }
 
@@ -122,28 +127,78 @@ final class Spawner {
     }
 
     private synchronized String spawnHere(SpawnRequest request) throws IOException {
+        List<List<Placement.HostRanks>> placements = new ArrayList<>();
+        boolean elsewhere = false;
         for (SpawnRequest.App app : request.apps()) {
-            if (app.host() != null && !isThisHost(app.host())) {
-                throw new IllegalArgumentException("host " + app.host() + ": mpirun starts spawned "
-                        + "processes only on its own host (" + HostInfo.hostName() + ")");
+            List<Placement.HostRanks> placed = app.placement(); // an unknown host or bad file: refused
+            boolean someHere = placed.isEmpty();
+            for (Placement.HostRanks h : placed) {
+                boolean here = HostList.isLocal(h.host());
+                someHere |= here;
+                elsewhere |= !here;
             }
-            if (app.wdir() != null && !Files.isDirectory(Path.of(app.wdir()))) {
+            if (someHere && app.wdir() != null && !Files.isDirectory(Path.of(app.wdir()))) {
                 throw new IllegalArgumentException("wdir " + app.wdir() + " is not a directory");
             }
+            placements.add(placed);
         }
         String kvs = jobId + "c" + worlds.size();
         int size = request.total();
-        ChildWorld world = new ChildWorld(kvs, new PmiServer(size, kvs, options.secret(), new ChildListener(kvs)));
+        // a world with ranks elsewhere is served on every address, as a --host job is
+        PmiServer pmi = !elsewhere ? new PmiServer(size, kvs, options.secret(), new ChildListener(kvs))
+                : new PmiServer(size, kvs, options.secret(), new ChildListener(kvs), new java.net.InetSocketAddress(0));
+        pmi.preset(RemoteChildren.PARENT_PORT_KEY, request.port());
+        ChildWorld world = new ChildWorld(kvs, pmi, size);
         worlds.add(world);
-        int rank = 0;
+        int base = 0;
         for (int a = 0; a < request.apps().size(); a++) {
             SpawnRequest.App app = request.apps().get(a);
-            for (int k = 0; k < app.maxprocs(); k++, rank++) {
-                world.appNums.add(a);
-                start(world, rank, size, app, request.port());
+            List<Placement.HostRanks> placed = placements.get(a);
+            if (placed.isEmpty()) {
+                placed = List.of(new Placement.HostRanks("localhost", 0, app.maxprocs() - 1));
             }
+            for (Placement.HostRanks h : placed) {
+                int first = base + h.first();
+                int last = base + h.last();
+                if (HostList.isLocal(h.host())) {
+                    for (int rank = first; rank <= last; rank++) {
+                        world.appNums.add(a);
+                        start(world, rank, size, app, request.port());
+                    }
+                    continue;
+                }
+                for (int rank = first; rank <= last; rank++) {
+                    world.appNums.add(a);
+                    world.processes.add(null);
+                    world.commands.add(("(on " + h.host() + ") " + app.command() + " "
+                            + String.join(" ", app.args())).trim());
+                    world.remote[rank] = true;
+                    running++;
+                }
+                remote.start(h.host(), first, last, size, app, parentClassPath,
+                        RemoteChildren.pmiHostToward(h.host()) + ":" + pmi.port(), out, err,
+                        (host, status) -> sshEnded(world, host, status));
+            }
+            base += app.maxprocs();
         }
         return kvs;
+    }
+
+    /** The ssh of a child world's remote ranks ended: a failure unless those ranks had ended. */
+    private void sshEnded(ChildWorld world, Placement.HostRanks h, int code) {
+        boolean ranksEnded = true;
+        synchronized (this) {
+            for (int r = h.first(); r <= h.last(); r++) {
+                ranksEnded &= world.remoteEnded[r];
+            }
+        }
+        if (!ranksEnded) {
+            hooks.failed("mpirun: ssh to " + h.host() + " (spawned ranks " + h.first() + "-" + h.last() + " of world "
+                    + world.kvsName + ") ended with status " + code + " before those ranks did"
+                    + (code == 255 ? " (ssh could not connect or log in; its message is above)" : "")
+                    + "; ending the job", code == 0 ? 1 : code);
+        }
+        hooks.changed();
     }
 
     private void start(ChildWorld world, int rank, int size, SpawnRequest.App app, String port)
@@ -209,18 +264,6 @@ final class Spawner {
             }
         }
         return command;
-    }
-
-    private static boolean isThisHost(String host) {
-        if (host.equals("localhost") || host.equals(HostInfo.hostName())) {
-            return true;
-        }
-        try {
-            InetAddress a = InetAddress.getByName(host);
-            return a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private void exited(ChildWorld world, int rank, Process p) {
@@ -297,6 +340,53 @@ final class Spawner {
         @Override
         public int universeSize(int jobSize) {
             return services == null ? jobSize : services.universeSize(jobSize);
+        }
+
+        @Override
+        public String joined(int first, int last, String from) {
+            ChildWorld w = world();
+            synchronized (Spawner.this) {
+                for (int r = first; r <= last; r++) {
+                    if (w == null || r < 0 || r >= w.remote.length || !w.remote[r] || w.joined[r]) {
+                        return "rank " + r + " of world " + kvs + " is not one this world starts elsewhere";
+                    }
+                }
+                for (int r = first; r <= last; r++) {
+                    w.joined[r] = true;
+                }
+                return null;
+            }
+        }
+
+        @Override
+        public void remoteExit(int rank, int code, String what) {
+            ChildWorld w = world();
+            String failure = null;
+            int status = code;
+            synchronized (Spawner.this) {
+                if (w == null || rank < 0 || rank >= w.remote.length || !w.remote[rank] || w.remoteEnded[rank]) {
+                    return;
+                }
+                w.remoteEnded[rank] = true;
+                running--;
+                if (code != 0) {
+                    failure = "mpirun: " + w.describe(rank) + ": " + what + "; ending the job";
+                } else if (w.pmi.initialized(rank) && !w.pmi.finalized(rank)) {
+                    failure = "mpirun: " + w.describe(rank) + " exited with status 0 without finalizing PMI "
+                            + "(MPI_Finalize missing?); ending the job";
+                    status = 1;
+                }
+            }
+            if (failure != null) {
+                hooks.failed(failure, status);
+            }
+            hooks.changed();
+        }
+
+        @Override
+        public void joinLost(int first, int last, String from) {
+            hooks.failed("mpirun: lost the mpirun on " + from + " that runs spawned ranks " + first + "-" + last
+                    + " of world " + kvs + " (its connection closed); ending the job", 1);
         }
     }
 }

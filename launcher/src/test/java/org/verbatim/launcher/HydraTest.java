@@ -69,6 +69,46 @@ class HydraTest {
         assertTrue(r.stderr.contains("rank 1 aborts the job (code 5)"), r.report);
     }
 
+    /**
+     * MPI_Comm_spawn under Hydra: MPICH's PMI-1 spawn (mcmd=spawn), the parents' port in the
+     * children's key-value space; the children run in the info's wdir and both sides use the
+     * inter-communicator.
+     */
+    @Test
+    void spawnWorksUnderHydraOverPmiFd() throws Exception {
+        spawnUnderHydra(List.of());
+    }
+
+    @Test
+    void spawnWorksUnderHydraOverPmiPort() throws Exception {
+        spawnUnderHydra(List.of("-pmi-port"));
+    }
+
+    @Test
+    void namesWorkUnderHydra() throws Exception {
+        Result r = hydra(2, List.of(), spawnProbe("names"));
+        assertTrue(r.finished, r.report);
+        assertEquals(0, r.status, r.report);
+        assertTrue(r.stdout.contains("names ok"), r.report);
+    }
+
+    private static void spawnUnderHydra(List<String> hydraOptions) throws Exception {
+        Result r = hydra(2, hydraOptions, spawnProbe("parent", "localhost", "2"));
+        assertTrue(r.finished, () -> "mpiexec.hydra did not finish in " + LIMIT_SECONDS + " s\n" + r.report);
+        assertEquals(0, r.status, r.report);
+        for (int rank = 0; rank < 2; rank++) {
+            assertTrue(r.stdout.contains("child rank " + rank + " of 2 ssh=false cwd=/tmp parents=2"), r.report);
+            assertTrue(r.stdout.contains("child rank " + rank + " sum of parents=201"), r.report);
+            assertTrue(r.stdout.contains("parent rank " + rank + " children=2 sum of children=1"), r.report);
+        }
+    }
+
+    private static List<String> spawnProbe(String... args) {
+        List<String> cmd = new ArrayList<>(JobRun.probeCommand(args));
+        cmd.set(cmd.indexOf(BootstrapProbe.class.getName()), SpawnProbe.class.getName());
+        return cmd;
+    }
+
     private static void bootstrapUnderHydra(int ranks, List<String> hydraOptions, String via) throws Exception {
         Result r = hydra(ranks, hydraOptions, JobRun.probeCommand("kv"));
         try {

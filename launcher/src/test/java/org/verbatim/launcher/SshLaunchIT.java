@@ -125,6 +125,46 @@ class SshLaunchIT {
         assertTrue(r[2].contains("ssh to 127.0.0.2 (ranks 2-3) ended with status 255 before those ranks did"), report);
     }
 
+    /** MPI_Comm_spawn with info host=127.0.0.2: the children start there over ssh and join their own world. */
+    @Test
+    void spawnedChildrenOnTheOtherHostStartOverSshAndConnect() throws Exception {
+        String[] r = BinMpirunIT.run(ROOT, Map.of("VERBATIM_LAUNCHER_SSH", sshCommand), "-np", "2", "--timeout", "120",
+                "--no-aot", "-cp", classes(), SpawnProbe.class.getName(), "parent", "127.0.0.2", "3");
+        String report = String.join("\n", r);
+        assertEquals("0", r[0], report);
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(r[1].contains("child rank " + rank + " of 3 ssh=true cwd=/tmp parents=2"), report);
+            assertTrue(r[1].contains("child rank " + rank + " sum of parents=201"), report);
+        }
+        for (int rank = 0; rank < 2; rank++) {
+            assertTrue(r[1].contains("parent rank " + rank + " children=3 sum of children=3"), report);
+        }
+        assertTrue(!r[2].contains("refused"), report);
+    }
+
+    /** A host list in the info key: placed by slot, this host's child here, the others over ssh. */
+    @Test
+    void spawnedChildrenSplitOverAHostListBySlot() throws Exception {
+        String[] r = BinMpirunIT.run(ROOT, Map.of("VERBATIM_LAUNCHER_SSH", sshCommand), "-np", "1", "--timeout", "120",
+                "--no-aot", "-cp", classes(), SpawnProbe.class.getName(), "parent", "localhost:1,127.0.0.2:2", "3");
+        String report = String.join("\n", r);
+        assertEquals("0", r[0], report);
+        assertTrue(r[1].contains("child rank 0 of 3 ssh=false cwd=/tmp parents=1"), report);
+        assertTrue(r[1].contains("child rank 1 of 3 ssh=true cwd=/tmp parents=1"), report);
+        assertTrue(r[1].contains("child rank 2 of 3 ssh=true cwd=/tmp parents=1"), report);
+        assertTrue(r[1].contains("parent rank 0 children=3 sum of children=3"), report);
+    }
+
+    @Test
+    void aSpawnedChildFailingOnTheOtherHostEndsTheJobNamingIt() throws Exception {
+        String[] r = BinMpirunIT.run(ROOT, Map.of("VERBATIM_LAUNCHER_SSH", sshCommand), "-np", "1", "--timeout", "120",
+                "--no-aot", "-cp", classes(), SpawnProbe.class.getName(), "parent", "127.0.0.2", "2", "crash");
+        String report = String.join("\n", r);
+        assertEquals("5", r[0], report);
+        assertTrue(Pattern.compile("mpirun: spawned rank 1 of world \\S+ \\(\\(on 127\\.0\\.0\\.2\\) java .*SpawnProbe child "
+                + "crash\\): .*status 5.*; ending the job").matcher(r[2]).find(), report);
+    }
+
     /** mpirun killed with SIGKILL: the other host's mpirun loses its link and ends its ranks. */
     @Test
     void killingMpirunEndsTheRanksOnTheOtherHost() throws Exception {

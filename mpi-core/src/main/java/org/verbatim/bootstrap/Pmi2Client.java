@@ -244,4 +244,11 @@ public final class Pmi2Client implements Bootstrap {
             throw new BootstrapException("bad or missing " + key + " from the process manager: " + reply);
         }
     }
+
+    /** Name service and spawn are PMI-1 commands of Verbatim's mpirun or Hydra; PMI-2 here has neither. */
+    @Override
+    public java.util.Map<String, String> service(String cmd, String... keyValues) {
+        throw new UnsupportedOperationException("the process manager speaks PMI-2 (Slurm's srun or MPICH's "
+                + "PMI-2), over which Verbatim offers no " + cmd + "; start the job with bin/mpirun or mpiexec.hydra");
+    }
 }

@@ -27,6 +27,8 @@ public final class PmiClient implements Bootstrap {
     private final int keyLengthMax;
     private final int valueLengthMax;
     private boolean closed;
+    /** Set at start-up: the process manager took the job's secret (Verbatim's mpirun). */
+    private boolean verbatimLauncher;
     private LauncherWatch watch;
 
     private PmiClient(PmiChannel channel, int rank, int size, int appNum, String kvsName, int keyLengthMax, int valueLengthMax) {
@@ -114,7 +116,9 @@ public final class PmiClient implements Bootstrap {
         if (kvs == null || kvs.isEmpty()) {
             throw new BootstrapException("the process manager gave no kvsname");
         }
-        return new PmiClient(channel, rank, size, Math.max(appNum, 0), kvs, keyMax, valueMax);
+        PmiClient client = new PmiClient(channel, rank, size, Math.max(appNum, 0), kvs, keyMax, valueMax);
+        client.verbatimLauncher = !env.containsKey("PMI_FD") && secret != null;
+        return client;
     }
 
     /**
@@ -203,6 +207,39 @@ public final class PmiClient implements Bootstrap {
             default -> cmd + "_result";
         };
         return request(reply, cmd, keyValues);
+    }
+
+    /**
+     * MPICH's PMI-1 spawn, as mpiexec.hydra serves it: one {@code mcmd=spawn} block per
+     * command, each of {@code key=value} lines ({@code nprocs}, {@code execname}, {@code
+     * totspawns}, {@code spawnssofar}, {@code argcnt}, {@code arg1..}, {@code preput_num}, {@code
+     * preput_key_i}/{@code preput_val_i}, {@code info_num}, {@code info_key_i}/{@code info_val_i})
+     * ended by {@code endcmd}; one {@code cmd=spawn_result rc=...} answers them all.
+     */
+    public synchronized Map<String, String> spawnMpich(java.util.List<java.util.List<String>> blocks) {
+        if (closed) {
+            throw new IllegalStateException("PMI client already finalized");
+        }
+        try {
+            for (java.util.List<String> block : blocks) {
+                channel.writeLine("mcmd=spawn");
+                for (String line : block) {
+                    if (line.indexOf('\n') >= 0) {
+                        throw new IllegalArgumentException("a spawn argument holds a line break: " + line);
+                    }
+                    channel.writeLine(line);
+                }
+                channel.writeLine("endcmd");
+            }
+            return expect(channel, channel.readLine(), "spawn_result");
+        } catch (IOException e) {
+            throw new BootstrapException("spawn over " + channel.describe() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** True when Verbatim's mpirun started this process (it presented the job's secret). */
+    public boolean verbatimLauncher() {
+        return verbatimLauncher;
     }
 
     @Override

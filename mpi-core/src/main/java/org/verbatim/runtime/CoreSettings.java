@@ -33,17 +33,27 @@ public final class CoreSettings implements SettingsProvider {
                     + "the CPU, as shm's cross-memory attach: RGET there).");
     public static final Setting DATATYPE_SCHEME = Setting.choice("verbatim.core.datatype-scheme",
             "auto", "How rendezvous-size messages of noncontiguous data (derived datatypes) move: "
-                    + "generic (pack, send contiguous, unpack), multi-w (no packing: the sender "
-                    + "writes from its blocks into the receiver's blocks, which the receiver's CTS "
-                    + "lists), p-rrs (the receiver scatter-reads a contiguous or packed sender's data "
-                    + "into its blocks), or auto (multi-w, except over shm, and p-rrs when the mean block "
-                    + "is at least verbatim.core.datatype-min-block and the memory is native, else "
-                    + "generic).",
-            "auto", "generic", "multi-w", "p-rrs");
+                    + "generic (pack, send contiguous, unpack), bc-spup (segments packed through a "
+                    + "pre-registered pack pool, written into the receiver's pre-registered unpack "
+                    + "pool and unpacked as each lands: pack, transfer and unpack overlap), rwg-up "
+                    + "(the same without packing: gather writes from the sender's blocks), multi-w "
+                    + "(no packing: the sender writes from its blocks into the receiver's blocks, "
+                    + "which the receiver's CTS names, its layout sent once), p-rrs (the receiver "
+                    + "scatter-reads a contiguous or packed sender's data into its blocks), or auto "
+                    + "(by the median block size and the transport: see docs/architecture.md, "
+                    + "\"Datatype schemes\").",
+            "auto", "generic", "bc-spup", "rwg-up", "multi-w", "p-rrs");
+    public static final Setting DATATYPE_POOL = new Setting("verbatim.core.datatype-pool", "4m",
+            "Bytes of each of the pack and unpack pools of bc-spup and rwg-up (allocated and "
+                    + "registered once, at first use); a message that finds them empty falls back to "
+                    + "dynamic buffers.");
+    public static final Setting DATATYPE_SEGMENT = new Setting("verbatim.core.datatype-segment",
+            "128k", "Largest segment of bc-spup and rwg-up (the pools' unit); a message is cut "
+                    + "into at least 4 segments of at least 8k where it is large enough.");
     public static final Setting DATATYPE_MIN_BLOCK = new Setting(
             "verbatim.core.datatype-min-block", "auto", "With verbatim.core.datatype-scheme=auto: "
-                    + "the smallest mean block (bytes) sent block by block instead of packed; auto "
-                    + "is 128 where the CPU moves the data (shm) and 2k for an RDMA adapter.");
+                    + "the smallest median block (bytes) sent block by block instead of packed; auto "
+                    + "is 8k where the CPU moves the data (shm) and 2k for an RDMA adapter.");
     public static final Setting PROFILE = new Setting("verbatim.core.profile", "false",
             "Count messages, volume, unexpected messages and communication memory (and the "
                     + "transports' counters); rank 0 prints the totals over the ranks at finalize.");
@@ -58,9 +68,12 @@ public final class CoreSettings implements SettingsProvider {
             "Print the protocol selection (transport, eager limit, rendezvous) per peer at first use.");
 
     public static final Setting WARMUP = Setting.choice("verbatim.core.warmup", "auto",
-            "MPI_Init's warm-up exchange with a same-host partner (world ranks 2k and 2k+1), so "
-                    + "that the JVM compiles the point-to-point path before the program's first "
-                    + "message: auto (on over shm when the profiler is off), on, or off.", "auto", "on", "off");
+            "MPI_Init's warm-up exchange with a partner (world ranks 2k and 2k+1, over whichever "
+                    + "transport reaches it), so that the JVM compiles the point-to-point path before "
+                    + "the program's first message: auto (on when the ranks spin, that is no more "
+                    + "ranks on a host than cores, the profiler is off and the partner is reached "
+                    + "over shm or tcp), on (also over ib), or off.",
+            "auto", "on", "off");
     public static final Setting WARMUP_TRACE = new Setting("verbatim.core.warmup-trace", "false",
             "Print the warm-up's progress and duration (to see what it costs at MPI_Init).");
 
@@ -72,6 +85,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, PROFILE, PROFILE_RANKS, CHECK_TYPES, PROTO_INFO, WARMUP, WARMUP_TRACE);
+                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, DATATYPE_POOL, DATATYPE_SEGMENT, PROFILE, PROFILE_RANKS, CHECK_TYPES, PROTO_INFO, WARMUP, WARMUP_TRACE);
     }
 }

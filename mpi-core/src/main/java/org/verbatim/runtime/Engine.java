@@ -100,8 +100,18 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
             throw new MpiError(ErrorClass.ERR_ARG, CoreSettings.DATATYPE_MIN_BLOCK.name()
                     + ": expected auto or a size in bytes (such as 256 or 4k), not '" + min + "'");
         }
-        return LayoutSchemes.parse(CoreSettings.DATATYPE_SCHEME.get(config), minBlock,
-                CoreSettings.DATATYPE_SCHEME.name());
+        long poolBytes;
+        long segmentBytes;
+        try {
+            poolBytes = CoreSettings.DATATYPE_POOL.getSize(config);
+            segmentBytes = CoreSettings.DATATYPE_SEGMENT.getSize(config);
+        } catch (IllegalArgumentException e) {
+            throw new MpiError(ErrorClass.ERR_ARG, CoreSettings.DATATYPE_POOL.name() + " and "
+                    + CoreSettings.DATATYPE_SEGMENT.name() + ": expected sizes in bytes (such as "
+                    + "4m or 128k): " + e.getMessage());
+        }
+        return LayoutSchemes.parse(CoreSettings.DATATYPE_SCHEME.get(config), minBlock, poolBytes,
+                segmentBytes, CoreSettings.DATATYPE_SCHEME.name());
     }
 
     /**

@@ -213,7 +213,12 @@ public final class MpiProcess implements AutoCloseable {
      * travels through a port at MPI_Comm_connect/accept.
      */
     public String addressCard() {
-        return peers.card(engine.transports());
+        engine.lockRuntime(); // a transport may set up what the card describes (shm: a late inbox)
+        try {
+            return peers.card(engine.transports());
+        } finally {
+            engine.unlockRuntime();
+        }
     }
 
     /**
@@ -276,6 +281,7 @@ public final class MpiProcess implements AutoCloseable {
                 LOG.warn("closing extension {}: {}", extensions.get(i).name(), e.toString());
             }
         }
+        engine.p2p().releasePools(); // registered with the transports: deregister first
         for (Transport t : engine.transports()) {
             try {
                 t.close();

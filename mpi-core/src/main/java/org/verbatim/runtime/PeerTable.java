@@ -88,9 +88,14 @@ public final class PeerTable {
         for (Transport t : opened) {
             DynamicPeers d = t.extension(DynamicPeers.class);
             String theirs = transportCard(f, t.name());
-            if (d != null && theirs != null && d.addPeer(peer, theirs)) {
-                reached = true;
-                break;
+            try {
+                if (d != null && theirs != null && d.addPeer(peer, theirs)) {
+                    reached = true;
+                    break;
+                }
+            } catch (RuntimeException e) {
+                throw new MpiError(ErrorClass.ERR_OTHER, t.name() + " should reach rank " + theirRank
+                        + " of job " + f[0] + " on " + f[2] + " but cannot: " + e.getMessage());
             }
         }
         if (!reached) {

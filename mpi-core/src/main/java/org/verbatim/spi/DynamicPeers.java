@@ -23,7 +23,11 @@ public interface DynamicPeers {
      * Makes peer number {@code peer} ({@code worldSize <= peer < worldSize + MAX_ADDED}) the
      * process whose {@link #addressCard()} is {@code card}; false when this transport cannot
      * reach it (another host without a route, a card it does not understand). Connecting is
-     * left to the first send, as for world ranks.
+     * left to the first send, as for world ranks. The other process decides about this one from
+     * the same two cards, and the two must agree (each expects the other's messages on the
+     * transport it chose): a transport whose decision could differ between the two sides (one
+     * may fail to set up what the cards promise) throws IllegalStateException with the reason
+     * instead of returning false, and the runtime reports it as an error of the call.
      */
     boolean addPeer(int peer, String card);
 }

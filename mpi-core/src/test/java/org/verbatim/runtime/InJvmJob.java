@@ -22,6 +22,8 @@ public final class InJvmJob {
                            LoopbackFabric fabric, RankBody body) throws Exception {
         InJvmBootstrap.Job job = new InJvmBootstrap.Job(size);
         ExecutorService pool = Executors.newFixedThreadPool(size);
+        java.util.concurrent.atomic.AtomicReference<AssertionError> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
         try {
             List<Future<?>> results = new ArrayList<>();
             for (int r = 0; r < size; r++) {
@@ -32,14 +34,37 @@ public final class InJvmJob {
                     try {
                         body.run(p);
                         Agreement.barrier(p.engine(), 1, identity(size), rank);
+                    } catch (Throwable t) {
+                        // recorded before close, which waits for the peers and may never return
+                        failure.compareAndSet(null, new AssertionError("rank " + rank + " failed", t));
+                        throw t;
                     } finally {
                         p.close();
                     }
                     return null;
                 }));
             }
-            for (Future<?> f : results) {
-                f.get(60, TimeUnit.SECONDS);
+            // the first rank to fail is reported at once (its peers would only time out waiting)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            boolean all = false;
+            while (!all) {
+                all = true;
+                for (Future<?> f : results) {
+                    if (!f.isDone()) {
+                        all = false;
+                    } else if (!f.isCancelled()) {
+                        f.get();
+                    }
+                }
+                if (!all) {
+                    if (failure.get() != null) {
+                        throw failure.get();
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new java.util.concurrent.TimeoutException("ranks still running after 60 s");
+                    }
+                    Thread.sleep(5);
+                }
             }
         } finally {
             pool.shutdownNow();

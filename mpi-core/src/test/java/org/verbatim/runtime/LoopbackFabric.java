@@ -29,10 +29,30 @@ public final class LoopbackFabric {
     private final int capacity;
     private final int maxEager;
     private final boolean immediates;
+    /** Entries of a gather write (0: no WRITE_GATHER). */
+    private final int gatherIov;
     /** RDMA operations posted on the fabric (all ranks), for tests that check the protocol. */
     public final AtomicLong writes = new AtomicLong();
     public final AtomicLong reads = new AtomicLong();
     public final AtomicLong writesWithImmediate = new AtomicLong();
+    public final AtomicLong gatherWrites = new AtomicLong();
+    public final AtomicLong registrations = new AtomicLong();
+    /** Every n-th RDMA write is refused with RETRY (0: none), to exercise the pending paths. */
+    public volatile int refuseEveryWrite;
+    private final AtomicLong writePosts = new AtomicLong();
+    public final AtomicLong refusedWrites = new AtomicLong();
+
+    private boolean refuseWrite() {
+        int n = refuseEveryWrite;
+        if (n > 0 && writePosts.incrementAndGet() % n == 0) {
+            refusedWrites.incrementAndGet();
+            return true;
+        }
+        return false;
+    }
+    /** Messages sent and their bytes, by the first byte (the message kind). */
+    public final AtomicLong[] messagesByKind = new AtomicLong[256];
+    public final AtomicLong[] bytesByKind = new AtomicLong[256];
 
     public LoopbackFabric(int size, int capacity, int maxEager) {
         this(size, capacity, maxEager, false);
@@ -41,7 +61,18 @@ public final class LoopbackFabric {
     /** With {@code immediates}, the fabric also advertises and delivers write-with-immediate. */
     @SuppressWarnings("unchecked")
     public LoopbackFabric(int size, int capacity, int maxEager, boolean immediates) {
+        this(size, capacity, maxEager, immediates, 0);
+    }
+
+    /** With {@code gatherIov > 0}, the fabric also advertises gather writes of that many entries. */
+    @SuppressWarnings("unchecked")
+    public LoopbackFabric(int size, int capacity, int maxEager, boolean immediates, int gatherIov) {
         this.immediates = immediates;
+        this.gatherIov = gatherIov;
+        for (int i = 0; i < 256; i++) {
+            messagesByKind[i] = new AtomicLong();
+            bytesByKind[i] = new AtomicLong();
+        }
         inboxes = new ConcurrentLinkedQueue[size];
         depth = new AtomicInteger[size];
         for (int i = 0; i < size; i++) {
@@ -80,12 +111,22 @@ public final class LoopbackFabric {
         private final int rank;
         private final CompletionHandler handler;
         private final ArrayDeque<Long> completions = new ArrayDeque<>();
-        private final Capabilities caps = new Capabilities(immediates
-                ? EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE,
-                        Capability.WRITE_WITH_IMMEDIATE)
-                : EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ, Capability.RDMA_WRITE),
-                new OperationLimits(0, maxEager, 0, 2), new OperationLimits(0, 0, 1 << 16, 1),
+        private final Capabilities caps = new Capabilities(flags(),
+                new OperationLimits(0, maxEager, 0, 2),
+                new OperationLimits(0, 0, 1 << 16, Math.max(1, gatherIov)),
                 new OperationLimits(0, 0, 1 << 16, 1), EnumSet.noneOf(AtomicOp.class), 16, 0);
+
+        private EnumSet<Capability> flags() {
+            EnumSet<Capability> f = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_READ,
+                    Capability.RDMA_WRITE);
+            if (immediates) {
+                f.add(Capability.WRITE_WITH_IMMEDIATE);
+            }
+            if (gatherIov > 0) {
+                f.add(Capability.WRITE_GATHER);
+            }
+            return f;
+        }
 
         Loop(int rank, CompletionHandler handler) {
             this.rank = rank;
@@ -127,6 +168,8 @@ public final class LoopbackFabric {
                     MemorySegment ms = MemorySegment.ofArray(m);
                     MemorySegment.copy(header, 0, ms, 0, header.byteSize());
                     MemorySegment.copy(payload, 0, ms, header.byteSize(), payload.byteSize());
+                    messagesByKind[m[0] & 0xFF].incrementAndGet();
+                    bytesByKind[m[0] & 0xFF].addAndGet(m.length);
                     depth[peer].incrementAndGet();
                     inboxes[peer].add(new Object[] {rank, m});
                     return PostStatus.OK;
@@ -134,6 +177,9 @@ public final class LoopbackFabric {
 
                 @Override
                 public int write(MemorySegment local, long remoteAddress, long key, long wrId) {
+                    if (refuseWrite()) {
+                        return PostStatus.RETRY;
+                    }
                     writes.incrementAndGet();
                     MemorySegment.copy(local, 0, MemorySegment.ofAddress(remoteAddress)
                             .reinterpret(local.byteSize()), 0, local.byteSize());
@@ -147,10 +193,44 @@ public final class LoopbackFabric {
                     if (!immediates) {
                         throw new UnsupportedOperationException("no write-with-immediate");
                     }
+                    if (refuseWrite()) {
+                        return PostStatus.RETRY;
+                    }
                     writesWithImmediate.incrementAndGet();
                     MemorySegment.copy(local, 0, MemorySegment.ofAddress(remoteAddress)
                             .reinterpret(local.byteSize()), 0, local.byteSize());
                     inboxes[peer].add(new Object[] {rank, imm});
+                    completions.add(wrId);
+                    return PostStatus.OK;
+                }
+
+                @Override
+                public int writeGather(org.verbatim.spi.IoVector local, long remoteAddress,
+                                       long key, long wrId) {
+                    return gather(local, remoteAddress, wrId, false, 0);
+                }
+
+                @Override
+                public int writeGatherWithImmediate(org.verbatim.spi.IoVector local,
+                                                    long remoteAddress, long key, int imm,
+                                                    long wrId) {
+                    return gather(local, remoteAddress, wrId, true, imm);
+                }
+
+                private int gather(org.verbatim.spi.IoVector local, long remoteAddress, long wrId,
+                                   boolean withImmediate, int imm) {
+                    if (gatherIov == 0 || local.count() > gatherIov || (withImmediate && !immediates)) {
+                        throw new UnsupportedOperationException("gather of " + local.count());
+                    }
+                    if (refuseWrite()) {
+                        return PostStatus.RETRY;
+                    }
+                    gatherWrites.incrementAndGet();
+                    local.gatherInto(MemorySegment.ofAddress(remoteAddress)
+                            .reinterpret(local.totalLength()), 0);
+                    if (withImmediate) {
+                        inboxes[peer].add(new Object[] {rank, imm});
+                    }
                     completions.add(wrId);
                     return PostStatus.OK;
                 }
@@ -171,6 +251,7 @@ public final class LoopbackFabric {
             if (!segment.isNative()) {
                 throw new IllegalArgumentException("heap segment");
             }
+            registrations.incrementAndGet();
             return new MemoryRegistration() {
                 public MemorySegment segment() {
                     return segment;

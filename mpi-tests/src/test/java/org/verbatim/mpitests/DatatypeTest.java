@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -48,6 +49,33 @@ class DatatypeTest {
     void pointToPointThroughEachScheme(String scheme) throws Exception {
         MpiJob.run(2, 150, List.of("VERBATIM_CORE_DATATYPE_SCHEME=" + scheme,
                         "VERBATIM_CORE_EAGER_LIMIT=64"), "256m", DatatypeProgram.class)
+                .assertAllPassed(2, 500);
+    }
+
+    /**
+     * The segment schemes forced at 2, 3 and 4 ranks: segments of 1000 bytes (cut points
+     * anywhere in the blocks) and pools of 16 segments, so concurrent messages run the pools
+     * dry and fall back to dynamic buffers; over cross-memory attach (write-with-immediate,
+     * gather writes, list posts).
+     */
+    @ParameterizedTest
+    @CsvSource({"bc-spup, 2", "bc-spup, 3", "bc-spup, 4", "rwg-up, 2", "rwg-up, 3", "rwg-up, 4"})
+    void pointToPointThroughTheSegmentSchemes(String scheme, int ranks) throws Exception {
+        MpiJob job = MpiJob.run(ranks, 150, List.of("VERBATIM_CORE_DATATYPE_SCHEME=" + scheme,
+                        "VERBATIM_CORE_EAGER_LIMIT=64", "VERBATIM_CORE_DATATYPE_SEGMENT=1000",
+                        "VERBATIM_CORE_DATATYPE_POOL=16000", "VERBATIM_CORE_PROTO_INFO=true"),
+                "256m", DatatypeProgram.class)
+                .assertAllPassed(ranks, 500);
+        assertTrue(job.err().contains(scheme + " (forced"), job::report);
+    }
+
+    /** The segment schemes over emulated RDMA (no cross-memory attach): writes are messages. */
+    @ParameterizedTest
+    @ValueSource(strings = {"bc-spup", "rwg-up"})
+    void segmentSchemesWithoutCma(String scheme) throws Exception {
+        MpiJob.run(2, 150, List.of("VERBATIM_CORE_DATATYPE_SCHEME=" + scheme,
+                        "VERBATIM_CORE_EAGER_LIMIT=64", "VERBATIM_CORE_DATATYPE_SEGMENT=1000",
+                        "VERBATIM_SHM_CMA=false"), "256m", DatatypeProgram.class)
                 .assertAllPassed(2, 500);
     }
 

@@ -64,6 +64,7 @@ public final class PortProgram {
             inter.disconnect();
             c.check(tag + ": isNull after disconnect", inter.isNull(), "");
         }
+        pendingAtDisconnect(c, local, group, port);
         if (me == 0) {
             Intracomm.unpublishName(service, port);
             Intracomm.closePort(port);
@@ -73,9 +74,58 @@ public final class PortProgram {
         local.free();
     }
 
+    /**
+     * MPI_Comm_disconnect with the program's own requests still open: matched ones (a
+     * rendezvous-sized isend/irecv pair per rank) complete inside it and report their data
+     * afterwards; a receive nobody matches (group 1's rank 0) makes its disconnect fail with
+     * ERR_PENDING instead of waiting forever, and the other members are not held up.
+     */
+    private static void pendingAtDisconnect(Checks c, Intracomm local, int group, String port) throws MPIException {
+        Intercomm inter = group == 0 ? local.accept(port, 0) : local.connect(port, 0);
+        inter.setErrhandler(MPI.ERRORS_RETURN);
+        int n = 1 << 18; // 1 MiB of ints: above every eager limit
+        int me = inter.getRank();
+        boolean paired = me < inter.getRemoteSize();
+        java.nio.IntBuffer data = MPI.newIntBuffer(n);
+        mpi.Request pending = null;
+        if (paired && group == 0) {
+            for (int i = 0; i < n; i++) {
+                data.put(i, i ^ me);
+            }
+            pending = inter.iSend(data, n, MPI.INT, me, 7);
+        } else if (paired) {
+            pending = inter.iRecv(data, n, MPI.INT, me, 7);
+        }
+        mpi.Request orphan = null;
+        java.nio.IntBuffer nothing = MPI.newIntBuffer(1);
+        if (group == 1 && me == 0) {
+            orphan = inter.iRecv(nothing, 1, MPI.INT, 0, 999); // nobody sends tag 999
+            c.expectError("disconnect with a receive nobody matches", MPI.ERR_PENDING, "MPI_Comm_disconnect",
+                    inter::disconnect);
+        } else {
+            inter.disconnect();
+        }
+        c.check("pending: isNull after disconnect", inter.isNull(), "");
+        if (pending != null) {
+            c.check("pending: the request completed inside disconnect", pending.test(), "");
+            pending.waitFor();
+            boolean right = true;
+            for (int i = 0; i < n && group == 1; i++) {
+                right &= data.get(i) == (i ^ me);
+            }
+            c.check("pending: the data arrived", right, "");
+        }
+        if (orphan != null) {
+            orphan.cancel();
+            mpi.Status s = orphan.waitStatus();
+            c.check("pending: the unmatched receive can be cancelled afterwards", s.isCancelled(), "");
+        }
+        local.barrier();
+    }
+
     private static void badInput(Checks c, Intracomm w) throws MPIException {
         // a well-formed name of a port nobody holds (nothing listens on TCP port 1)
-        String stale = "verbatim-port:127.0.0.1:1:0123456789abcdef";
+        String stale = "verbatim-port:127.0.0.1:1:0123456789abcdef0123456789abcdef";
         c.expectError("connect to a port nobody holds", MPI.ERR_PORT, "MPI_Comm_connect",
                 () -> w.connect(stale, 0));
         c.expectError("connect to a name that is no port", MPI.ERR_PORT, "MPI_Comm_connect",

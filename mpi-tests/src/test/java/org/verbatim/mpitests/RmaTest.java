@@ -18,6 +18,13 @@ class RmaTest {
         MpiJob.run(ranks, 240, List.of(), "192m", RmaProgram.class).assertAllPassed(ranks, 500);
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void derivedTargetAndOriginTypesAgainstTheReference(int ranks) throws Exception {
+        MpiJob.run(ranks, 240, List.of(), "192m", RmaDerivedProgram.class)
+                .assertAllPassed(ranks, 590);
+    }
+
     @Test
     void withoutTheModuleEveryWindowIsUnsupported() throws Exception {
         String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))

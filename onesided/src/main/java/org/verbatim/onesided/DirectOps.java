@@ -2,13 +2,17 @@ package org.verbatim.onesided;
 
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.ext.CompletionCallback;
 import org.verbatim.runtime.ext.Retryable;
+import org.verbatim.datatype.MessageShape;
 import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.PostStatus;
+import org.verbatim.spi.WorkList;
 
 /**
  * Puts and gets as RDMA writes and reads ({@link RdmaTargets}): the target's CPU takes no part.
+ * A derived target datatype is walked here, one write or read per block of its layout.
  * Origin and result memory must be native (heap memory takes the two-sided path); as the
  * rendezvous reads do, the local side is passed as it is (the transport resolves its own local
  * keys, through its registration cache on verbs). In a Fence-Imm-RI epoch a put is
@@ -21,6 +25,8 @@ final class DirectOps {
     /** Immediates of the one-sided module: bit 30 set (bit 31 is RPUT's), low 30 bits the window. */
     static final int IMMEDIATE_MARK = 0x4000_0000;
     static final int IMMEDIATE_MASK = 0xC000_0000;
+    /** Most blocks of a target layout posted as RDMA (more go as records). */
+    static final long MAX_BLOCKS = 4096;
 
     private final Window w;
     /** Direct operations not yet complete locally, per target. */
@@ -40,6 +46,15 @@ final class DirectOps {
         if (r == null || !r.usable[h.target()] || h.bytes() < w.settings.rdmaThreshold()) {
             return false;
         }
+        TargetLayout l = h.layout();
+        if (l != null) {
+            // one write or read per block: worth it when blocks are large (and not too many)
+            long blocks = l.type().blockCount() * l.count();
+            if (blocks > MAX_BLOCKS || h.bytes() / Math.max(1, blocks)
+                    < w.settings.rdmaThreshold()) {
+                return false;
+            }
+        }
         return switch (h.kind()) {
             case PUT -> RdmaTargets.nativeMemory(h.origin()) && h.bytes() > 0;
             case GET -> RdmaTargets.nativeMemory(h.result()) && h.bytes() > 0;
@@ -55,6 +70,10 @@ final class DirectOps {
 
     /** Posts {@code h}, which {@link #takes} accepted. */
     void issue(HeldOp h) {
+        if (h.layout() != null) {
+            issueBlocks(h);
+            return;
+        }
         int t = h.target();
         boolean put = h.kind() == HeldOp.Kind.PUT;
         MemorySegment local = put ? h.origin() : h.result();
@@ -68,13 +87,9 @@ final class DirectOps {
             w.ctx.dispatch().untrack(id);
             outstanding[t]--;
             if (status != CompletionStatus.OK) {
-                int cls = status == CompletionStatus.REMOTE_ACCESS_ERROR ? ErrorClass.ERR_RMA_RANGE
-                        : ErrorClass.ERR_OTHER;
+                int cls = failure(status);
                 if (h.request() != null) {
                     h.request().failed(cls);
-                }
-                if (w.deferredError == 0) {
-                    w.deferredError = cls;
                 }
             } else if (h.request() != null) {
                 h.request().arrived(h.bytes());
@@ -102,6 +117,85 @@ final class DirectOps {
         if (!post.retry()) {
             w.ctx.dispatch().pending(post);
         }
+    }
+
+    /**
+     * A put or get with a target layout: the origin walks the layout and posts one write (with
+     * immediate in a Fence-Imm-RI epoch, each counted at the target) or read per block, from or
+     * into the consecutive packed bytes, as one list ({@link Endpoint#postList}: one call where
+     * the transport posts lists natively). The request completes when the last block has.
+     */
+    private void issueBlocks(HeldOp h) {
+        int t = h.target();
+        TargetLayout l = h.layout();
+        boolean put = h.kind() == HeldOp.Kind.PUT;
+        MemorySegment local = put ? h.origin() : h.result();
+        boolean imm = immediate(h);
+        Endpoint ep = w.ctx.endpoint(w.world[t]);
+        long remote = w.rdma.address[t] + h.offset();
+        long key = w.rdma.key[t];
+        int immediate = IMMEDIATE_MARK | (w.id & ~IMMEDIATE_MASK);
+        MessageShape shape = l.type().shape(l.count());
+        int blocks = (int) shape.blockCount();
+        int[] left = {blocks};
+        int[] failed = {0};
+        CompletionCallback done = (id, status) -> {
+            w.ctx.dispatch().untrack(id);
+            outstanding[t]--;
+            if (status != CompletionStatus.OK && failed[0] == 0) {
+                failed[0] = failure(status);
+            }
+            if (--left[0] == 0 && h.request() != null) {
+                if (failed[0] != 0) {
+                    h.request().failed(failed[0]);
+                } else {
+                    h.request().arrived(h.bytes());
+                }
+            }
+        };
+        WorkList list = new WorkList(blocks);
+        long packed = 0;
+        for (int i = 0; i < blocks; i++) {
+            long len = shape.blockLength(i);
+            MemorySegment piece = local.asSlice(packed, len);
+            long at = remote + shape.blockOffset(i);
+            long wr = w.ctx.dispatch().track(done);
+            if (!put) {
+                list.read(piece, at, key, wr);
+            } else if (imm) {
+                list.writeWithImmediate(piece, at, key, immediate, wr);
+                w.channel(t).counted++;
+            } else {
+                list.write(piece, at, key, wr);
+            }
+            packed += len;
+        }
+        outstanding[t] += blocks;
+        if (put && !w.rdma.placedOnCompletion(t) && !imm) {
+            unflushed[t] = true;
+        }
+        w.ext.counters.rdma++;
+        int[] next = {0};
+        Retryable post = () -> {
+            next[0] += ep.postList(list, next[0]);
+            return next[0] == list.count();
+        };
+        if (!post.retry()) {
+            w.ctx.dispatch().pending(post);
+        }
+    }
+
+    /**
+     * The error class of a failed RDMA completion (a refused access is out of the window's
+     * range), kept as the window's deferred error if it is the first.
+     */
+    private int failure(int status) {
+        int cls = status == CompletionStatus.REMOTE_ACCESS_ERROR ? ErrorClass.ERR_RMA_RANGE
+                : ErrorClass.ERR_OTHER;
+        if (w.deferredError == 0) {
+            w.deferredError = cls;
+        }
+        return cls;
     }
 
     /** Waits until the direct operations to {@code t} are complete and their writes placed. */

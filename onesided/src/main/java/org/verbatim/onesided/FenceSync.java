@@ -1,5 +1,7 @@
 package org.verbatim.onesided;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * MPI_Win_fence in the four designs of the fence-synchronization paper ({@link FenceDesign}).
  * A fence first completes the epoch it closes (unless MODE_NOPRECEDE says none preceded), then
@@ -10,10 +12,17 @@ package org.verbatim.onesided;
  * fence. MODE_NOSTORE and MODE_NOPUT need no work in this unified memory model.
  */
 final class FenceSync {
+    /** Polls of the shared fence barrier before waiting with progress. */
+    private static final int SPINS = 20_000;
     private final Window w;
+    /** The per-target counts the reductions of each fence sum (reused: no allocation per fence). */
+    private final int[] counts;
+    private final int[] used;
 
     FenceSync(Window w) {
         this.w = w;
+        this.counts = new int[w.size + 1];
+        this.used = new int[w.size];
     }
 
     void fence(int assertion) {
@@ -67,17 +76,30 @@ final class FenceSync {
     /**
      * A window every member maps: every operation is a load, store or atomic made at once (or,
      * under Fence-Def, at the fence), so every design reduces to one barrier, which both
-     * completes this epoch and opens the next.
+     * completes this epoch and opens the next: the counting barrier in rank 0's control words
+     * ({@link SharedControl#arrive}), whose atomics also order the epoch's loads and stores.
+     * It spins a while, then waits making progress (a peer that died ends the job there).
      */
     private void mappedEverywhere(boolean noPrecede, boolean noSucceed) {
-        w.lock();
-        try {
-            w.issueHeld();
-        } finally {
-            w.unlock();
+        if (!w.held.isEmpty()) { // only the program's thread holds operations
+            w.lock();
+            try {
+                w.issueHeld();
+            } finally {
+                w.unlock();
+            }
         }
         if (!(noPrecede && noSucceed)) {
-            w.group.barrier();
+            MemorySegment root = w.memory.control[0];
+            long round = SharedControl.arrive(root, w.size);
+            if (round >= 0) {
+                for (int i = 0; i < SPINS && !SharedControl.passed(root, round); i++) {
+                    Thread.onSpinWait();
+                }
+                if (!SharedControl.passed(root, round)) {
+                    w.await(() -> SharedControl.passed(root, round));
+                }
+            }
         }
         w.lock();
         try {
@@ -95,7 +117,8 @@ final class FenceSync {
      * fence after them (the last count says how many there were).
      */
     private void deferred() {
-        int[] counts = new int[w.size + 1];
+        int[] counts = this.counts;
+        java.util.Arrays.fill(counts, 0);
         w.lock();
         try {
             for (HeldOp h : w.held) {
@@ -133,7 +156,8 @@ final class FenceSync {
      */
     private void finishMessages() {
         w.direct.completeAll();
-        int[] used = new int[w.size];
+        int[] used = this.used;
+        java.util.Arrays.fill(used, 0);
         w.lock();
         try {
             w.issueHeld();
@@ -169,7 +193,7 @@ final class FenceSync {
         if (!allImmediate()) {
             w.direct.completeAll();
         }
-        int[] counts = new int[w.size];
+        int[] counts = this.used; // one per member
         w.lock();
         try {
             w.issueHeld();

@@ -1,20 +1,66 @@
 package org.verbatim.onesided;
 
+import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
+
 /**
  * PSCW epochs of one {@link Window}: post sends POST to each origin of the exposure group, start
  * waits for the POST of each target of the access group (unless MODE_NOCHECK), complete issues
  * what the scheduler holds, completes the RDMA and sends COMPLETE behind the records, and
- * wait/test wait for the COMPLETE of each origin.
+ * wait/test wait for the COMPLETE of each origin. On a window every member maps, POST and
+ * COMPLETE are counters in the peer's control words ({@link SharedControl#post},
+ * {@link SharedControl#complete}) instead of messages: every operation there is complete once
+ * issued, so the epochs need only these signals.
  */
 final class Pscw {
+    /** Polls of a shared PSCW counter before waiting with progress. */
+    private static final int SPINS = 20_000;
     private final Window w;
     private int[] accessGroup;
     private final boolean[] inAccessGroup;
     private int[] exposureGroup;
+    /** Shared counters consumed so far, per peer: posts to us, completions on us. */
+    private final long[] postsSeen;
+    private final long[] completesSeen;
 
     Pscw(Window w) {
         this.w = w;
         this.inAccessGroup = new boolean[w.size];
+        this.postsSeen = new long[w.size];
+        this.completesSeen = new long[w.size];
+    }
+
+    private boolean shared() {
+        return w.memory.allMapped;
+    }
+
+    private boolean postsArrived(int[] ranks) {
+        if (shared()) {
+            MemorySegment mine = w.memory.control[w.me];
+            for (int r : ranks) {
+                if (SharedControl.posts(mine, r) <= postsSeen[r]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (int r : ranks) {
+            if (w.target.posts[r] == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Spins a while on a shared counter, then waits making progress. */
+    private void awaitShared(BooleanSupplier done) {
+        for (int i = 0; i < SPINS; i++) {
+            if (done.getAsBoolean()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        w.await(done);
     }
 
     /** True while an access epoch to {@code r} is open. */
@@ -43,24 +89,22 @@ final class Pscw {
             w.unlock();
         }
         if ((assertion & OneSidedExtension.MODE_NOCHECK) == 0) {
-            w.await(() -> {
+            if (shared()) {
+                awaitShared(() -> postsArrived(ranks));
                 for (int r : ranks) {
-                    if (w.target.posts[r] == 0) {
-                        return false;
-                    }
+                    postsSeen[r]++;
                 }
-                return true;
-            });
-        }
-        w.lock();
-        try {
-            if ((assertion & OneSidedExtension.MODE_NOCHECK) == 0) {
-                for (int r : ranks) {
-                    w.target.posts[r]--;
+            } else {
+                w.await(() -> postsArrived(ranks));
+                w.lock();
+                try {
+                    for (int r : ranks) {
+                        w.target.posts[r]--;
+                    }
+                } finally {
+                    w.unlock();
                 }
             }
-        } finally {
-            w.unlock();
         }
         w.ext.counters.epochs++;
     }
@@ -84,7 +128,11 @@ final class Pscw {
         w.lock();
         try {
             for (int r : ranks) {
-                w.sendSync(r, RmaWire.COMPLETE, 0);
+                if (shared()) {
+                    SharedControl.complete(w.memory.control[r], w.size, w.me);
+                } else {
+                    w.sendSync(r, RmaWire.COMPLETE, 0);
+                }
             }
             accessGroup = null;
             for (int r : ranks) {
@@ -107,7 +155,11 @@ final class Pscw {
             w.leaveIdleFence("post");
             exposureGroup = ranks.clone();
             for (int r : ranks) {
-                w.sendSync(r, RmaWire.POST, 0);
+                if (shared()) {
+                    SharedControl.post(w.memory.control[r], w.me);
+                } else {
+                    w.sendSync(r, RmaWire.POST, 0);
+                }
             }
         } finally {
             w.unlock();
@@ -126,7 +178,11 @@ final class Pscw {
         } finally {
             w.unlock();
         }
-        w.await(() -> completesArrived(ranks));
+        if (shared()) {
+            awaitShared(() -> completesArrived(ranks));
+        } else {
+            w.await(() -> completesArrived(ranks));
+        }
         w.lock();
         try {
             endExposure(ranks);
@@ -147,7 +203,9 @@ final class Pscw {
         } finally {
             w.unlock();
         }
-        w.ctx.progress();
+        if (!shared()) {
+            w.ctx.progress();
+        }
         w.lock();
         try {
             if (!completesArrived(ranks)) {
@@ -161,6 +219,15 @@ final class Pscw {
     }
 
     private boolean completesArrived(int[] ranks) {
+        if (shared()) {
+            MemorySegment mine = w.memory.control[w.me];
+            for (int r : ranks) {
+                if (SharedControl.completes(mine, w.size, r) <= completesSeen[r]) {
+                    return false;
+                }
+            }
+            return true;
+        }
         for (int r : ranks) {
             if (w.target.completes[r] == 0) {
                 return false;
@@ -171,7 +238,11 @@ final class Pscw {
 
     private void endExposure(int[] ranks) {
         for (int r : ranks) {
-            w.target.completes[r]--;
+            if (shared()) {
+                completesSeen[r]++;
+            } else {
+                w.target.completes[r]--;
+            }
         }
         exposureGroup = null;
     }

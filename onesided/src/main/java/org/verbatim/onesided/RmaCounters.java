@@ -17,6 +17,8 @@ final class RmaCounters {
     long rdma;
     long epochs;
     long waitNanos;
+    /** Target datatype layouts sent to targets (once per target and type, while cached). */
+    long layoutsSent;
 
     void operation(long n) {
         operations++;
@@ -31,6 +33,7 @@ final class RmaCounters {
                 ProfileCounter.sum("RMA operations direct (load/store)", direct),
                 ProfileCounter.sum("RMA operations as RDMA", rdma),
                 ProfileCounter.sum("RMA epochs", epochs),
+                ProfileCounter.sum("RMA target layouts sent", layoutsSent),
                 new ProfileCounter("RMA epoch wait", "us", waitNanos / 1000,
                         ProfileCounter.Combine.SUM_AND_MAX));
     }

@@ -16,8 +16,15 @@ final class RmaRequest extends RequestState {
     private long remaining;
     /** Replies still to come (one per piece of a cut operation). */
     int replies;
+    /** Places a staged result in the origin's derived datatype once it is all here, or null. */
+    private final Runnable unpack;
 
     RmaRequest(MemorySegment result, int target, long expected) {
+        this(result, target, expected, null);
+    }
+
+    RmaRequest(MemorySegment result, int target, long expected, Runnable unpack) {
+        this.unpack = unpack;
         this.result = result;
         this.target = target;
         this.remaining = expected;
@@ -36,6 +43,9 @@ final class RmaRequest extends RequestState {
     boolean arrived(long bytes) {
         remaining -= bytes;
         if (remaining <= 0) {
+            if (unpack != null && statusError == 0 && !isComplete()) {
+                unpack.run();
+            }
             markComplete();
             return true;
         }

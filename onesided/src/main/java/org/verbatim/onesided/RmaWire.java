@@ -20,7 +20,9 @@ import java.lang.foreign.ValueLayout;
  * {@code disp} is the byte offset into the target's window memory (an address for dynamic
  * windows; for replies the offset into the origin's result), {@code length} the payload bytes
  * (for GET the bytes requested), {@code token} the origin's operation id that replies name, and
- * {@code aux} per type (lock kind, error class). The payload is padded to 8 bytes.
+ * {@code aux} per type (lock kind, error class). The payload is padded to 8 bytes. A LAYOUT
+ * record carries a target datatype's {@code FlatLayout} (its id in {@code disp}), which the
+ * target keeps for the data records that name it ({@link #LAYOUT_DATA}).
  */
 final class RmaWire {
     static final int MESSAGE_HEADER = 8;
@@ -29,7 +31,7 @@ final class RmaWire {
     // record types
     static final int PUT = 1, ACC = 2, GET = 3, GACC = 4, CAS = 5, REPLY = 6, FINISH = 7,
             FLAG = 8, POST = 9, COMPLETE = 10, LOCK = 11, LOCK_GRANTED = 12, UNLOCK = 13,
-            FLUSH = 14, DONE = 15;
+            FLUSH = 14, DONE = 15, LAYOUT = 16;
 
     /** aux of LOCK: exclusive. */
     static final int LOCK_EXCLUSIVE = 1;
@@ -98,7 +100,39 @@ final class RmaWire {
     static final int FENCED = 1;
 
     static void markFenced(MemorySegment m, long at) {
-        m.set(B, at + 3, (byte) FENCED);
+        m.set(B, at + 3, (byte) (m.get(B, at + 3) | FENCED));
+    }
+
+    /**
+     * Flags bit: a data record whose target data follows a layout (a derived target datatype).
+     * Its payload starts with {@link #LAYOUT_PREFIX} bytes: the layout's id (sent before in a
+     * {@link #LAYOUT} record), the element count and the packed position of this piece; then the
+     * piece's packed data. {@code length} counts the data only.
+     */
+    static final int LAYOUT_DATA = 2;
+    static final int LAYOUT_PREFIX = 24;
+
+    static void writeLayoutPrefix(MemorySegment m, long at, long typeId, long count, long from) {
+        m.set(B, at + 3, (byte) (m.get(B, at + 3) | LAYOUT_DATA));
+        m.set(L, at + RECORD_HEADER, typeId);
+        m.set(L, at + RECORD_HEADER + 8, count);
+        m.set(L, at + RECORD_HEADER + 16, from);
+    }
+
+    static boolean layoutData(MemorySegment m, long at) {
+        return (m.get(B, at + 3) & LAYOUT_DATA) != 0;
+    }
+
+    static long layoutId(MemorySegment m, long at) {
+        return m.get(L, at + RECORD_HEADER);
+    }
+
+    static long layoutCount(MemorySegment m, long at) {
+        return m.get(L, at + RECORD_HEADER + 8);
+    }
+
+    static long layoutFrom(MemorySegment m, long at) {
+        return m.get(L, at + RECORD_HEADER + 16);
     }
 
     /** True for the records a fence counts at the target (data operations of fence epochs). */

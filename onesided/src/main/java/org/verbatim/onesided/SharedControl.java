@@ -11,18 +11,29 @@ import java.lang.invoke.VarHandle;
  * from the target process (as foMPI's and Open MPI osc/rdma's locks by remote atomics).
  * <pre>
  *   0                8              64               72            128
- *   +----------------+--- pad ------+----------------+--- pad -----+--- window memory ---
+ *   +----------------+--- pad ------+----------------+--- pad -----+
  *   | lock word      |              | accumulate lock|             |
+ *   +----------------+--------------+----------------+-------------+
+ *   128              136            192              200           256
+ *   +----------------+--- pad ------+----------------+--- pad -----+--- window memory ---
+ *   | fence arrivals |              | fence round    |             |
  *   +----------------+--------------+----------------+-------------+---------------------
  *   lock word: bit 62 exclusive holder | bits 32..61 writers waiting | bits 0..31 readers
  * </pre>
  * A writer announces itself first and new readers wait while one is announced, so a writer is
- * not starved by a stream of readers.
+ * not starved by a stream of readers. The fence words (used in rank 0's part only) are a
+ * counting barrier: each member reads the round, counts itself in; the last one resets the count
+ * and publishes the next round, which the others wait for. A fence on such a window is this
+ * barrier (its atomics order every load and store before it), a few cache-line transfers instead
+ * of the messages of a communicator barrier.
  */
 final class SharedControl {
-    static final long BYTES = 128;
+    /** Bytes of the fixed words; {@link #bytes} adds the PSCW counters. */
+    static final long BYTES = 256;
     private static final long LOCK = 0;
     private static final long ACC = 64;
+    private static final long ARRIVALS = 128;
+    private static final long ROUND = 192;
     private static final long EXCLUSIVE = 1L << 62;
     private static final long WRITER = 1L << 32;
     private static final long READERS = WRITER - 1;
@@ -54,6 +65,65 @@ final class SharedControl {
 
     static void releaseShared(MemorySegment c) {
         long unused = (long) WORD.getAndAdd(c, LOCK, -1L);
+    }
+
+    /**
+     * Counts this member into the fence barrier of {@code root} (rank 0's words) of
+     * {@code members}; returns the round to wait past ({@link #passed}), or -1 when this member
+     * was the last to arrive and has opened the next round itself.
+     */
+    static long arrive(MemorySegment root, int members) {
+        long round = (long) WORD.getAcquire(root, ROUND);
+        if ((long) WORD.getAndAdd(root, ARRIVALS, 1L) == members - 1) {
+            WORD.setVolatile(root, ARRIVALS, 0L);
+            WORD.setVolatile(root, ROUND, round + 1);
+            return -1;
+        }
+        return round;
+    }
+
+    /** True once the round after {@code round} is open (every member arrived). */
+    static boolean passed(MemorySegment root, long round) {
+        return (long) WORD.getAcquire(root, ROUND) != round;
+    }
+
+    /**
+     * Bytes of the control words of a window of {@code members}: the fixed words, then two
+     * counters per member for PSCW, a cache line apart from them:
+     * <pre>
+     *   256             256 + 8p           256 + 16p (rounded up to 64)
+     *   +---------------+------------------+
+     *   | posted by r   | completed by r   |   r = 0 .. p-1, 8 B each
+     *   +---------------+------------------+
+     * </pre>
+     * posted by r: how many times member r posted to this one (an exposure epoch this member may
+     * access); completed by r: how many access epochs member r completed on this one.
+     */
+    static long bytes(int members) {
+        return BYTES + ((16L * members + 63) & ~63L);
+    }
+
+    /** Target {@code target} exposes its memory to the member whose words are {@code origin}. */
+    static void post(MemorySegment origin, int target) {
+        long unused = (long) WORD.getAndAdd(origin, BYTES + 8L * target, 1L);
+    }
+
+    /** Posts made so far by {@code target} to the member whose words are {@code c}. */
+    static long posts(MemorySegment c, int target) {
+        return (long) WORD.getAcquire(c, BYTES + 8L * target);
+    }
+
+    /**
+     * Origin {@code origin} completes its access epoch on the member whose words are
+     * {@code target} (of a window of {@code members}); the atomic orders every store before it.
+     */
+    static void complete(MemorySegment target, int members, int origin) {
+        long unused = (long) WORD.getAndAdd(target, BYTES + 8L * members + 8L * origin, 1L);
+    }
+
+    /** Completions made so far by {@code origin} on the member whose words are {@code c}. */
+    static long completes(MemorySegment c, int members, int origin) {
+        return (long) WORD.getAcquire(c, BYTES + 8L * members + 8L * origin);
     }
 
     /** Runs {@code update} under the accumulate lock of the member whose words {@code c} are. */

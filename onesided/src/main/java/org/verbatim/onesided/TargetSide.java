@@ -2,6 +2,9 @@ package org.verbatim.onesided;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import org.verbatim.datatype.CommittedType;
+import org.verbatim.datatype.DatatypeException;
+import org.verbatim.datatype.FlatLayout;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.op.ElementKind;
 import org.verbatim.runtime.op.OpCode;
@@ -64,6 +67,9 @@ final class TargetSide {
         if (RmaWire.counted(m, at)) {
             counted++;
         }
+        if (type >= RmaWire.PUT && type <= RmaWire.GACC && RmaWire.layoutData(m, at)) {
+            return layoutRecord(src, type, m, at, n, disp);
+        }
         switch (type) {
             case RmaWire.PUT -> {
                 MemorySegment to = range(src, disp, n);
@@ -103,6 +109,15 @@ final class TargetSide {
                 w.onReply(src, RmaWire.token(m, at), disp, m, payload, n, RmaWire.aux(m, at));
                 return RmaWire.recordBytes(n);
             }
+            case RmaWire.LAYOUT -> {
+                try {
+                    w.layouts.received(src, disp, FlatLayout.read(m.asSlice(payload, n), 0).commit());
+                } catch (DatatypeException e) {
+                    throw w.ctx.fail("a target datatype layout from rank " + w.world[src]
+                            + " is malformed: " + e.getMessage());
+                }
+                return RmaWire.recordBytes(n);
+            }
             case RmaWire.FINISH -> finishes++;
             case RmaWire.FLAG -> flags++;
             case RmaWire.POST -> posts[src]++;
@@ -129,6 +144,61 @@ final class TargetSide {
                     + w.world[src]);
         }
         return RmaWire.recordBytes(0);
+    }
+
+    /**
+     * A data record whose target data follows a layout the origin sent before: the piece's
+     * packed bytes are scattered to (or gathered from, combined with) the memory the layout
+     * touches, all of which must lie in this process's window or nothing is done.
+     */
+    private long layoutRecord(int src, int type, MemorySegment m, long at, long n, long disp) {
+        long id = RmaWire.layoutId(m, at);
+        long count = RmaWire.layoutCount(m, at);
+        long from = RmaWire.layoutFrom(m, at);
+        long data = at + RmaWire.RECORD_HEADER + RmaWire.LAYOUT_PREFIX;
+        CommittedType t = w.layouts.find(src, id);
+        if (t == null || count < 0 || from < 0 || n < 0 || from + n > t.size() * count) {
+            throw w.ctx.fail("one-sided record from rank " + w.world[src] + " names layout " + id
+                    + (t == null ? ", which it never sent" : " with bytes outside its data"));
+        }
+        TargetLayout l = new TargetLayout(t, count, t.shape(count).highest(), 0);
+        MemorySegment to = range(src, disp, l.span());
+        boolean noOp = OPS[RmaWire.op(m, at)] == OpCode.NO_OP;
+        switch (type) {
+            case RmaWire.PUT -> {
+                if (to != null) {
+                    l.scatter(m, data, to, from, n);
+                }
+            }
+            case RmaWire.ACC -> {
+                if (to != null) {
+                    l.combine(OPS[RmaWire.op(m, at)], KINDS[RmaWire.elem(m, at)], m, data, to,
+                            from, n);
+                }
+            }
+            default -> { // GET, GACC: the old bytes back, then the update
+                Channel c = w.channel(src);
+                if (RmaWire.recordBytes(n) + RmaWire.MESSAGE_HEADER > c.outbox().byteSize()) {
+                    throw w.ctx.fail("one-sided reply of " + n + " B does not fit a message to "
+                            + "rank " + w.world[src]);
+                }
+                long r = c.reserve(to == null ? 0 : n);
+                RmaWire.writeHeader(c.outbox(), r, RmaWire.REPLY, 0, 0, w.id,
+                        RmaWire.token(m, at), to == null ? ErrorClass.ERR_RMA_RANGE : 0,
+                        RmaWire.aux(m, at), to == null ? 0 : n);
+                if (to != null) {
+                    l.gather(to, from, n, c.outbox(), r + RmaWire.RECORD_HEADER);
+                    if (type == RmaWire.GACC) {
+                        l.combine(OPS[RmaWire.op(m, at)], KINDS[RmaWire.elem(m, at)], m, data, to,
+                                from, n);
+                    }
+                }
+                touched[src] = true;
+            }
+        }
+        boolean carries = type == RmaWire.PUT || type == RmaWire.ACC
+                || (type == RmaWire.GACC && !noOp);
+        return RmaWire.recordBytes(RmaWire.LAYOUT_PREFIX + (carries ? n : 0));
     }
 
     private MemorySegment range(int src, long disp, long n) {

@@ -45,6 +45,8 @@ final class Window implements RmaWindow {
     private final Arena channelArena = Arena.ofShared();
     final Issuer issuer;
     final TargetSide target;
+    /** Target datatype layouts sent (origin) and received (target). */
+    final LayoutsSent layouts;
     final FenceSync fence;
     private final Pscw pscw;
     private final PassiveTarget passive;
@@ -100,6 +102,7 @@ final class Window implements RmaWindow {
         this.locked = new boolean[size];
         this.direct = new DirectOps(this);
         this.issuer = new Issuer(this);
+        this.layouts = new LayoutsSent(size);
         this.target = new TargetSide(this);
         this.fence = new FenceSync(this);
         this.pscw = new Pscw(this);
@@ -312,7 +315,9 @@ final class Window implements RmaWindow {
                                 MemorySegment compare, RmaTarget t, OpCode op, boolean request) {
         checkLive();
         int r = t.rank();
-        long offset = targetOffset(t);
+        TargetLayout layout = t.layout() == null || t.bytes() == 0 ? null
+                : TargetLayout.of(t.layout(), t.count());
+        long offset = memory.targetOffset(t, layout);
         lock();
         try {
             if (request && !(locked[r] || lockAll)) {
@@ -323,8 +328,12 @@ final class Window implements RmaWindow {
                 throw syncError("no access epoch to rank " + r + " is open (call fence, start or "
                         + "lock first)");
             }
+            if (layout != null) {
+                checkLayoutTravels(r, layout);
+            }
             HeldOp h = new HeldOp(kind, origin, result, compare, r, offset, t.bytes(), t.kind(),
-                    op, kind.hasResult() ? new RmaRequest(result, r, t.bytes()) : null);
+                    op, kind.hasResult() ? new RmaRequest(result, r, t.bytes(), t.resultUnpack())
+                    : null, layout);
             ext.counters.operation(t.bytes());
             if (fenceEpoch) {
                 opsSinceFence = true;
@@ -360,21 +369,19 @@ final class Window implements RmaWindow {
         return settings.schedule();
     }
 
-    /** Byte offset in the target's memory; ERR_RMA_RANGE when the data does not fit. */
-    private long targetOffset(RmaTarget t) {
-        int r = t.rank();
-        if (memory.flavor == FLAVOR_DYNAMIC) {
-            return t.disp();
+    /** A layout that goes to the target as a record must fit one message (ERR_TYPE if not). */
+    private void checkLayoutTravels(int r, TargetLayout layout) {
+        boolean mapped = settings.directShared() && memory.flavor != FLAVOR_DYNAMIC
+                && memory.mapped[r] != null;
+        if (mapped) {
+            return;
         }
-        long unit = memory.dispUnits[r];
-        long offset = t.disp() * unit;
-        if (t.disp() < 0 || (unit != 0 && offset / unit != t.disp()) || offset + t.bytes()
-                > memory.sizes[r] || offset + t.bytes() < 0) {
-            throw new MpiError(ErrorClass.ERR_RMA_RANGE, "displacement " + t.disp() + " x "
-                    + unit + " B + " + t.bytes() + " B lies outside rank " + r + "'s window of "
-                    + memory.sizes[r] + " B");
+        long need = RmaWire.MESSAGE_HEADER + RmaWire.recordBytes(layout.type().flatten().byteSize());
+        if (need > channel(r).outbox().byteSize()) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "the target datatype's layout ("
+                    + layout.type().runCount() + " runs, " + need + " B flattened) does not fit "
+                    + "one message to rank " + r + "; use a type with fewer distinct blocks");
         }
-        return offset;
     }
 
     private boolean accessAllowed(int r) {

@@ -8,6 +8,7 @@ import java.util.List;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.ext.ExtensionContext;
+import org.verbatim.runtime.rma.RmaTarget;
 import org.verbatim.runtime.rma.RmaWindow;
 import org.verbatim.runtime.rma.WindowGroup;
 import org.verbatim.spi.SharedSegments;
@@ -74,16 +75,17 @@ final class WindowMemory implements AutoCloseable {
         MemorySegment local;
         MemorySegment control;
         String handle = "";
+        long head = SharedControl.bytes(p);
         if (service != null) {
-            SharedSegments.Segment s = service.create(SharedControl.BYTES + bytes);
+            SharedSegments.Segment s = service.create(head + bytes);
             owned.add(s);
-            control = s.memory().asSlice(0, SharedControl.BYTES);
-            local = s.memory().asSlice(SharedControl.BYTES, bytes);
+            control = s.memory().asSlice(0, head);
+            local = s.memory().asSlice(head, bytes);
             handle = s.handle();
         } else {
-            MemorySegment all = arena.allocate(SharedControl.BYTES + bytes, 64);
-            control = all.asSlice(0, SharedControl.BYTES);
-            local = all.asSlice(SharedControl.BYTES, bytes);
+            MemorySegment all = arena.allocate(head + bytes, 64);
+            control = all.asSlice(0, head);
+            local = all.asSlice(head, bytes);
         }
         byte[][] handles = group.allgatherBytes(handle.getBytes(StandardCharsets.UTF_8));
         WindowMemory m = new WindowMemory(shared ? RmaWindow.FLAVOR_SHARED
@@ -101,8 +103,8 @@ final class WindowMemory implements AutoCloseable {
             if (service != null && !h.isEmpty() && service.attachable(h)) {
                 SharedSegments.Segment s = service.attach(h);
                 m.segments.add(s);
-                m.control[r] = s.memory().asSlice(0, SharedControl.BYTES);
-                m.mapped[r] = s.memory().asSlice(SharedControl.BYTES, m.sizes[r]);
+                m.control[r] = s.memory().asSlice(0, head);
+                m.mapped[r] = s.memory().asSlice(head, m.sizes[r]);
             } else {
                 unshared++;
             }
@@ -134,6 +136,29 @@ final class WindowMemory implements AutoCloseable {
             units[r] = (int) gathered[3 * r + 2];
         }
         return units;
+    }
+
+    /**
+     * Byte offset in the target's memory of the data (of a layout's rebased origin);
+     * ERR_RMA_RANGE when any byte the data touches lies outside the target's window.
+     */
+    long targetOffset(RmaTarget t, TargetLayout layout) {
+        int r = t.rank();
+        long shift = layout == null ? 0 : layout.shift();
+        long span = layout == null ? t.bytes() : layout.span();
+        if (flavor == RmaWindow.FLAVOR_DYNAMIC) {
+            return t.disp() + shift;
+        }
+        long unit = dispUnits[r];
+        long offset = t.disp() * unit + shift;
+        if (t.disp() < 0 || (unit != 0 && (offset - shift) / unit != t.disp()) || offset < 0
+                || offset + span > sizes[r] || offset + span < 0) {
+            throw new MpiError(ErrorClass.ERR_RMA_RANGE, "displacement " + t.disp() + " x "
+                    + unit + " B" + (layout == null ? " + " + t.bytes() + " B" : ": the target "
+                    + "datatype reaches bytes [" + offset + ", " + (offset + span) + ")")
+                    + " lies outside rank " + r + "'s window of " + sizes[r] + " B");
+        }
+        return offset;
     }
 
     /** Target memory at byte offset {@code at} of {@code bytes} in this process, or null. */

@@ -10,7 +10,7 @@ import org.verbatim.runtime.op.OpCode;
 class SchedulerTest {
     private static HeldOp op(HeldOp.Kind kind, long offset) {
         return new HeldOp(kind, null, null, null, 0, offset, 4, ElementKind.INT32, OpCode.SUM,
-                null);
+                null, null);
     }
 
     @Test

@@ -13,7 +13,7 @@ class SharedControlTest {
     @Test
     void readersShareWritersExcludeAndAnnouncedWritersHoldBackNewReaders() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            MemorySegment c = arena.allocate(SharedControl.bytes(3), 64);
             assertTrue(SharedControl.tryShared(c));
             assertTrue(SharedControl.tryShared(c));
             SharedControl.announceWriter(c);
@@ -33,9 +33,61 @@ class SharedControlTest {
     }
 
     @Test
+    void theFenceBarrierLetsNobodyThroughBeforeTheLastArrives() throws Exception {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment c = arena.allocate(SharedControl.bytes(3), 64);
+            int members = 3;
+            int rounds = 2_000;
+            AtomicInteger[] arrived = new AtomicInteger[rounds];
+            for (int i = 0; i < rounds; i++) {
+                arrived[i] = new AtomicInteger();
+            }
+            AtomicInteger early = new AtomicInteger();
+            Runnable member = () -> {
+                for (int i = 0; i < rounds; i++) {
+                    arrived[i].incrementAndGet();
+                    long r = SharedControl.arrive(c, members);
+                    while (r >= 0 && !SharedControl.passed(c, r)) {
+                        Thread.yield(); // three threads, maybe two cores
+                    }
+                    if (arrived[i].get() != members) {
+                        early.incrementAndGet();
+                    }
+                }
+            };
+            Thread[] t = new Thread[members];
+            for (int i = 0; i < members; i++) {
+                t[i] = new Thread(member);
+                t[i].start();
+            }
+            for (Thread x : t) {
+                x.join();
+            }
+            assertEquals(0, early.get(), "a member left a round before every member arrived");
+        }
+    }
+
+    @Test
+    void pscwCountersArePerPeerAndApartFromTheFixedWords() {
+        try (Arena arena = Arena.ofConfined()) {
+            int members = 5;
+            MemorySegment c = arena.allocate(SharedControl.bytes(members), 64);
+            assertEquals(0, SharedControl.bytes(members) % 64);
+            SharedControl.post(c, 3);
+            SharedControl.post(c, 3);
+            SharedControl.complete(c, members, 4);
+            assertEquals(2, SharedControl.posts(c, 3));
+            assertEquals(0, SharedControl.posts(c, 4));
+            assertEquals(1, SharedControl.completes(c, members, 4));
+            assertEquals(0, SharedControl.completes(c, members, 3));
+            assertTrue(SharedControl.tryExclusive(c), "the lock word is untouched");
+        }
+    }
+
+    @Test
     void theAccumulateLockSerialisesUpdates() throws Exception {
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment c = arena.allocate(SharedControl.BYTES, 64);
+            MemorySegment c = arena.allocate(SharedControl.bytes(3), 64);
             int[] plain = {0};
             AtomicInteger done = new AtomicInteger();
             Runnable adder = () -> {

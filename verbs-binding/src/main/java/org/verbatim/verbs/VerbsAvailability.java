@@ -4,6 +4,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -75,6 +77,14 @@ public final class VerbsAvailability {
 
     /** Lists the devices through {@code ibverbs} into {@code names}; returns the cause if that fails. */
     static Optional<String> verbsCause(String ibverbs, List<String> names) {
+        if (RuntimeHelper.library(ibverbs).isEmpty()) {
+            return Optional.of(NO_LIBIBVERBS);
+        }
+        if (!Files.isDirectory(sysfs().resolve("class/infiniband_verbs"))) {
+            // What libibverbs itself checks first (its ENOSYS), without linking three downcalls:
+            // every rank of a job on a machine without RDMA runs this probe in MPI_Init.
+            return Optional.of(NO_KERNEL_SUPPORT);
+        }
         MethodHandle list = RuntimeHelper.downcall(ibverbs, "ibv_get_device_list", verbs_h.ibv_get_device_list$descriptor());
         MethodHandle free = RuntimeHelper.downcall(ibverbs, "ibv_free_device_list", verbs_h.ibv_free_device_list$descriptor());
         MethodHandle name = RuntimeHelper.downcall(ibverbs, "ibv_get_device_name", verbs_h.ibv_get_device_name$descriptor());
@@ -100,6 +110,12 @@ public final class VerbsAvailability {
         } catch (Throwable t) {
             return Optional.of("libibverbs: " + t);
         }
+    }
+
+    /** The sysfs root libibverbs reads: {@code SYSFS_PATH} if set, as libibverbs does, else /sys. */
+    private static Path sysfs() {
+        String path = System.getenv("SYSFS_PATH");
+        return Path.of(path == null || path.isEmpty() ? "/sys" : path);
     }
 
     /** Opens and closes an RDMA CM event channel through {@code rdmacm}; returns the cause if that fails. */

@@ -40,6 +40,15 @@ class VerbsAvailabilityTest {
         assertEquals(1, run.exit());
     }
 
+    /** No class/infiniband_verbs under libibverbs' sysfs root: the kernel cause, on any machine. */
+    @Test
+    void sysfsWithoutUverbsMeansNoKernelSupport(@TempDir Path sysfs) throws Exception {
+        Files.createDirectories(sysfs.resolve("class"));
+        var run = runMain(true, Map.of("SYSFS_PATH", sysfs.toString()));
+        assertEquals("unavailable: " + VerbsAvailability.NO_KERNEL_SUPPORT, run.output());
+        assertEquals(1, run.exit());
+    }
+
     @Test
     void rdmaCmWithoutDevices() {
         assumeFalse(Files.exists(Path.of("/sys/class/infiniband")), "the kernel has RDMA devices");

@@ -61,4 +61,13 @@ public final class RequestTable {
     public int inFlight() {
         return used - freeCount;
     }
+
+    /** Calls {@code action} with every request in the table. */
+    public void forEach(java.util.function.Consumer<Object> action) {
+        for (int i = 0; i < used; i++) {
+            if (slots[i] != null) {
+                action.accept(slots[i]);
+            }
+        }
+    }
 }

@@ -38,6 +38,10 @@ final class Arrivals {
     void deliverUnexpected(Unexpected u, RecvOp r) {
         checkType(r, u.signature, u.length);
         if (u.rendezvous) {
+            if (u.put && u.segments) {
+                owner.segmentReceiver().start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);
+                return;
+            }
             if (u.put) {
                 owner.puts().start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);
                 return;
@@ -98,6 +102,11 @@ final class Arrivals {
         if (r != null) {
             checkType(r, WireHeader.signature(m, at), length);
         }
+        boolean segments = put && (WireHeader.flags(m, at) & WireHeader.FLAG_SEGMENTS) != 0;
+        if (r != null && segments) {
+            owner.segmentReceiver().start(r, p, src, tag, length, WireHeader.request(m, at));
+            return;
+        }
         if (r != null && put) {
             owner.puts().start(r, p, src, tag, length, WireHeader.request(m, at));
             return;
@@ -111,6 +120,7 @@ final class Arrivals {
                 WireHeader.request(m, at), WireHeader.address(m, at),
                 WireHeader.remoteKey(m, at), p);
         u.put = put;
+        u.segments = segments;
         u.signature = WireHeader.signature(m, at);
         queues.addUnexpected(u);
         profiler.unexpected();

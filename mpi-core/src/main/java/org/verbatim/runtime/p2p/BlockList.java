@@ -7,6 +7,7 @@ public final class BlockList implements Layout {
     private final long[] offsets;
     private final long[] lengths;
     private final long size;
+    private final double median;
 
     /** Blocks {@code i} at {@code offsets[i]} of {@code lengths[i]} bytes, in message order. */
     public BlockList(long[] offsets, long[] lengths) {
@@ -24,6 +25,12 @@ public final class BlockList implements Layout {
         this.offsets = offsets.clone();
         this.lengths = lengths.clone();
         this.size = total;
+        this.median = Layout.super.medianBlock();
+    }
+
+    @Override
+    public double medianBlock() {
+        return median;
     }
 
     /** {@code count} blocks of {@code blockLength} bytes, {@code stride} bytes apart. */

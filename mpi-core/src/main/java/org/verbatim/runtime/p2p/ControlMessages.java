@@ -7,7 +7,7 @@ import org.verbatim.runtime.ext.Retryable;
 import org.verbatim.spi.PostStatus;
 
 /**
- * The protocols' replies without payload (FIN, SYNC_ACK, PUT_FIN): a bare header, sent at once
+ * The protocols' replies without payload (FIN, SYNC_ACK, PUT_FIN, SEG_DONE, SEG_ACK): a bare header, sent at once
  * or, when the transport refuses it for now, queued in the runtime's pending queue. Replies need
  * no order among themselves, so they never hold up a peer's data messages.
  */
@@ -24,13 +24,18 @@ final class ControlMessages implements AutoCloseable {
 
     /** Sends {@code kind} with {@code flags} naming request {@code id}, or queues it. */
     void send(PeerState p, byte kind, int flags, long id) {
-        if (!post(p, kind, flags, id)) {
-            dispatch.pending(new Pending(p, kind, flags, id));
+        send(p, kind, flags, id, 0);
+    }
+
+    /** As {@link #send(PeerState, byte, int, long)}, with {@code length} in the LENGTH field. */
+    void send(PeerState p, byte kind, int flags, long id, long length) {
+        if (!post(p, kind, flags, id, length)) {
+            dispatch.pending(new Pending(p, kind, flags, id, length));
         }
     }
 
-    private boolean post(PeerState p, byte kind, int flags, long id) {
-        WireHeader.write(header, kind, (byte) flags, 0, 0, 0, 0, id);
+    private boolean post(PeerState p, byte kind, int flags, long id, long length) {
+        WireHeader.write(header, kind, (byte) flags, 0, 0, 0, length, id);
         return p.endpoint.send(header, empty) == PostStatus.OK;
     }
 
@@ -40,17 +45,19 @@ final class ControlMessages implements AutoCloseable {
         private final byte kind;
         private final int flags;
         private final long id;
+        private final long length;
 
-        Pending(PeerState peer, byte kind, int flags, long id) {
+        Pending(PeerState peer, byte kind, int flags, long id, long length) {
             this.peer = peer;
             this.kind = kind;
             this.flags = flags;
             this.id = id;
+            this.length = length;
         }
 
         @Override
         public boolean retry() {
-            return post(peer, kind, flags, id);
+            return post(peer, kind, flags, id, length);
         }
     }
 

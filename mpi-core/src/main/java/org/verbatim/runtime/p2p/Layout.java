@@ -21,6 +21,23 @@ public interface Layout {
     /** Length of block {@code i} in bytes. */
     long blockLength(int i);
 
+    /**
+     * Median block length (bytes), what scheme selection reads; the default sorts the block
+     * lengths, so implementations used per message keep it (a datatype's is computed once).
+     */
+    default double medianBlock() {
+        int n = blockCount();
+        if (n == 0) {
+            return 0;
+        }
+        long[] l = new long[n];
+        for (int i = 0; i < n; i++) {
+            l[i] = blockLength(i);
+        }
+        java.util.Arrays.sort(l);
+        return (l[(n - 1) / 2] + l[n / 2]) / 2.0;
+    }
+
     /** The smallest base size the layout fits in: the end of its furthest block. */
     default long extent() {
         long end = 0;

@@ -9,56 +9,108 @@ import org.verbatim.spi.Capability;
 /**
  * Which of the datatype paper's schemes moves a rendezvous-size message whose data is a
  * {@link Layout} ({@code verbatim.core.datatype-scheme}), decided per message from the layout's
- * block statistics and the transport's capabilities:
+ * median block size, the transport's capabilities and the receiver's buffer:
  * <ul>
  *   <li><b>generic</b>: the sender packs into a staging buffer, the contiguous rendezvous moves it,
  *       the receiver reads into a staging buffer and unpacks (three copies; the baseline).</li>
- *   <li><b>multi-w</b>: no packing at the sender: it asks for RPUT, and the receiver's CTS carries
- *       its own blocks (a flattened {@code <address, length>} list) when its data is a layout, so
- *       the sender writes from its blocks straight into the receiver's blocks, every piece one
- *       work request of one list post (one system call per run over shared memory); a contiguous
- *       receiver gets gather writes from the sender's blocks (RWG without unpacking).</li>
+ *   <li><b>bc-spup</b>: the message is cut into segments; the sender packs segment i+1 into its
+ *       pre-registered pack pool while segment i is written into a slot of the receiver's
+ *       pre-registered unpack pool, each segment signalled (write-with-immediate, or a message
+ *       after the write) so the receiver unpacks it at once ({@link SegmentSender},
+ *       {@link SegmentReceiver}). Dynamic buffers when a pool is empty.</li>
+ *   <li><b>rwg-up</b>: the same segments and receiver, but no packing: each segment is gathered
+ *       straight from the sender's blocks by gather writes of up to the transport's gather-list
+ *       length.</li>
+ *   <li><b>multi-w</b>: no packing at the sender: it asks for RPUT, and the receiver's CTS names
+ *       its own blocks (a reference to its committed type, the flattened layout itself only the
+ *       first time: {@link CtsLayouts}), so the sender writes block to block in list posts.</li>
  *   <li><b>p-rrs</b>: the receiver scatter-reads a contiguous (or packed) sender's data straight
  *       into its blocks, up to the transport's scatter-list length per read.</li>
  * </ul>
- * {@code auto} uses multi-w at the sender (not where the CPU does the RDMA: see
- * {@link #multiWAuto}) and both direct paths at the receiver when the layout's
- * mean block is at least {@code verbatim.core.datatype-min-block} bytes (per block costs a work
- * request or an iovec entry, which only pays when blocks are not tiny), and generic otherwise.
- * A forced scheme is used wherever its capability exists (RDMA write for multi-w, RDMA read for
- * p-rrs) and the memory is native; elsewhere the generic path runs.
+ * The selection of {@code auto} is the table in docs/architecture.md ("Datatype schemes"):
+ * {@link #senderChoice} for the sender, {@link #receiverBlocksInCts} and
+ * {@link #receiverScatterReads} for the receiver. A forced scheme is used wherever its
+ * capability exists (RDMA write for multi-w, bc-spup and rwg-up, RDMA read for p-rrs) and, where
+ * the user memory itself is registered (multi-w, rwg-up, p-rrs), the memory is native; elsewhere
+ * the next scheme down runs (rwg-up: bc-spup; the others: generic).
+ *
+ * @param poolBytes    bytes of each of the pack and unpack pools ({@code datatype-pool})
+ * @param segmentBytes largest segment, the pools' unit ({@code datatype-segment})
  */
-public record LayoutSchemes(Scheme scheme, long minBlock) {
+public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long segmentBytes) {
     /** The configured choice. */
-    public enum Scheme { AUTO, GENERIC, MULTI_W, P_RRS }
+    public enum Scheme { AUTO, GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP }
+
+    /** What the sender of a layout does above the eager limit. */
+    public enum SenderChoice {
+        /** Pack, then the contiguous rendezvous the size range selects (generic). */
+        PACK,
+        /** Pack, then RGET (p-rrs forced: the receiver scatter-reads). */
+        PACK_FOR_READ,
+        /** multi-w: RPUT from the blocks. */
+        BLOCK_WRITES,
+        /** bc-spup: segments packed through the pack pool. */
+        SEGMENTS_PACKED,
+        /** rwg-up: segments gathered from the blocks. */
+        SEGMENTS_GATHERED
+    }
 
     /** {@code minBlock} meaning "the transport's default". */
     public static final long TRANSPORT_DEFAULT = -1;
-    /** Mean block below which auto packs, for a transport whose RDMA is done by the CPU (shm). */
-    static final long CPU_MIN_BLOCK = 128;
-    /** The same for an adapter (every block costs a work request and a DMA start). */
+    /**
+     * Median block below which auto packs and unpacks, for a transport whose RDMA is done by the
+     * CPU (shm): measured (docs/benchmarks.md, 2026-11-26, frozen), p-rrs was 1.0-1.75x the
+     * contiguous time at 256 B-4 KiB blocks where generic was 0.94-1.32x; the kernel's
+     * per-iovec cost weighs less with fewer, larger blocks (not measured above 4 KiB).
+     */
+    static final long CPU_MIN_BLOCK = 8192;
+    /** Median block from which auto writes block to block through an adapter. */
     static final long ADAPTER_MIN_BLOCK = 2048;
+    /** Median block from which a gather entry pays over packing through an adapter (rwg-up). */
+    static final long ADAPTER_GATHER_BLOCK = 256;
+    public static final long DEFAULT_POOL = 4L << 20;
+    public static final long DEFAULT_SEGMENT = 128L << 10;
+    /** Smallest segment a message is cut into (unless the pool's segment is smaller). */
+    static final long MIN_SEGMENT = 8L << 10;
+    /** Segments a message is cut into at least, where the segment size allows (overlap). */
+    static final int PIPELINE = 4;
+
+    public LayoutSchemes {
+        if (segmentBytes < 64 || poolBytes < segmentBytes) {
+            throw new MpiError(ErrorClass.ERR_ARG, "datatype pools: a segment must be at least 64"
+                    + " bytes and a pool at least one segment (pool " + poolBytes + ", segment "
+                    + segmentBytes + ")");
+        }
+    }
 
     public static LayoutSchemes auto() {
-        return new LayoutSchemes(Scheme.AUTO, TRANSPORT_DEFAULT);
+        return new LayoutSchemes(Scheme.AUTO, TRANSPORT_DEFAULT, DEFAULT_POOL, DEFAULT_SEGMENT);
     }
 
     /**
      * Parses the scheme setting's value; {@code minBlock} is in bytes, or {@link #TRANSPORT_DEFAULT}.
      */
     public static LayoutSchemes parse(String scheme, long minBlock, String schemeName) {
+        return parse(scheme, minBlock, DEFAULT_POOL, DEFAULT_SEGMENT, schemeName);
+    }
+
+    /** As {@link #parse(String, long, String)} with the pools' sizes. */
+    public static LayoutSchemes parse(String scheme, long minBlock, long poolBytes,
+                                      long segmentBytes, String schemeName) {
         Scheme s = switch (scheme.trim().toLowerCase(Locale.ROOT)) {
             case "auto", "" -> Scheme.AUTO;
             case "generic" -> Scheme.GENERIC;
             case "multi-w" -> Scheme.MULTI_W;
             case "p-rrs" -> Scheme.P_RRS;
-            default -> throw new MpiError(ErrorClass.ERR_ARG, schemeName
-                    + ": expected auto, generic, multi-w or p-rrs, not '" + scheme.trim() + "'");
+            case "bc-spup" -> Scheme.BC_SPUP;
+            case "rwg-up" -> Scheme.RWG_UP;
+            default -> throw new MpiError(ErrorClass.ERR_ARG, schemeName + ": expected auto, "
+                    + "generic, multi-w, p-rrs, bc-spup or rwg-up, not '" + scheme.trim() + "'");
         };
-        return new LayoutSchemes(s, minBlock);
+        return new LayoutSchemes(s, minBlock, poolBytes, segmentBytes);
     }
 
-    /** The mean block below which auto packs, for a transport with {@code caps}. */
+    /** The median block below which auto packs, for a transport with {@code caps}. */
     long minBlock(Capabilities caps) {
         if (minBlock >= 0) {
             return minBlock;
@@ -67,45 +119,75 @@ public record LayoutSchemes(Scheme scheme, long minBlock) {
     }
 
     private boolean blocksLargeEnough(Capabilities caps, Layout layout) {
-        int n = layout.blockCount();
-        return n > 0 && layout.size() / n >= minBlock(caps);
+        return layout.blockCount() > 0 && layout.medianBlock() >= minBlock(caps);
     }
 
     /**
      * Auto leaves multi-w out where the CPU does the RDMA (shm's cross-memory attach): measured on
      * shm (VectorPingPong, 2026-11-26) multi-w was 1.5-6x slower than generic at 64-1,024 columns
-     * of the paper's matrix, where p-rrs was level with it or better. The reason is the kernel's
-     * side of CMA: {@code process_vm_writev} pins the remote pages iovec by iovec, so a remote
-     * side of 64 scattered 1 KiB blocks (each on its own page) cost 46 us per call under strace,
-     * while a scattered local side is a plain copy. Over CMA the cheap shape is "remote
-     * contiguous, local scattered": p-rrs from a packed sender. Multi-w there only when forced.
+     * of the paper's matrix. The reason is the kernel's side of CMA: {@code process_vm_writev}
+     * pins the remote pages iovec by iovec, so a remote side of 64 scattered 1 KiB blocks (each on
+     * its own page) cost 46 us per call, while a scattered local side is a plain copy. Over CMA
+     * the cheap shape is "remote contiguous, local scattered": p-rrs from a packed sender, or
+     * rwg-up (local blocks gathered into the receiver's contiguous segment).
      */
     private boolean multiWAuto(Capabilities caps, Layout layout) {
-        return !caps.has(Capability.RDMA_BY_CPU) && blocksLargeEnough(caps, layout);
+        return caps.hasNativeRdmaWrite() && !caps.has(Capability.RDMA_BY_CPU)
+                && blocksLargeEnough(caps, layout);
     }
 
-    /** The sender's choice: write from its own blocks (multi-w) instead of packing. */
-    boolean senderWrites(Capabilities caps, Layout layout, boolean nativeBase) {
-        if (!nativeBase || !caps.has(Capability.RDMA_WRITE)) {
-            return false;
-        }
+    /** The sender's choice for a layout above the eager limit. */
+    SenderChoice senderChoice(Capabilities caps, Layout layout, boolean nativeBase) {
+        boolean write = caps.has(Capability.RDMA_WRITE);
         return switch (scheme) {
-            case MULTI_W -> true;
-            case AUTO -> multiWAuto(caps, layout);
-            case GENERIC, P_RRS -> false;
+            case GENERIC -> SenderChoice.PACK;
+            case P_RRS -> caps.has(Capability.RDMA_READ) ? SenderChoice.PACK_FOR_READ
+                    : SenderChoice.PACK;
+            case MULTI_W -> write && nativeBase ? SenderChoice.BLOCK_WRITES : SenderChoice.PACK;
+            case BC_SPUP -> write ? SenderChoice.SEGMENTS_PACKED : SenderChoice.PACK;
+            case RWG_UP -> !write ? SenderChoice.PACK
+                    : nativeBase ? SenderChoice.SEGMENTS_GATHERED : SenderChoice.SEGMENTS_PACKED;
+            case AUTO -> autoSender(caps, layout, nativeBase);
         };
     }
 
+    /**
+     * Auto at the sender. Emulated writes (tcp) gain nothing from segments (every write is a
+     * message anyway): generic. Over an adapter: large median blocks write block to block
+     * (multi-w), medium ones gather (rwg-up), small ones pack in segments (bc-spup). Over CMA
+     * (shm): see {@link #multiWAuto}; generic, with the receiver's p-rrs.
+     */
+    private SenderChoice autoSender(Capabilities caps, Layout layout, boolean nativeBase) {
+        if (!caps.hasNativeRdmaWrite()) {
+            return SenderChoice.PACK;
+        }
+        double median = layout.medianBlock();
+        boolean gather = nativeBase && caps.has(Capability.WRITE_GATHER)
+                && caps.put().maxIov() > 1;
+        if (caps.has(Capability.RDMA_BY_CPU)) {
+            // measured on shm (docs/benchmarks.md, 2026-11-26): the segment schemes were level
+            // with generic at 512 KiB and slower at 32-128 KiB (a CTS round trip and a wake-up
+            // per segment on top of the same copies)
+            return SenderChoice.PACK;
+        }
+        if (nativeBase && multiWAuto(caps, layout)) {
+            return SenderChoice.BLOCK_WRITES;
+        }
+        if (gather && median >= ADAPTER_GATHER_BLOCK) {
+            return SenderChoice.SEGMENTS_GATHERED;
+        }
+        return SenderChoice.SEGMENTS_PACKED;
+    }
+
     /** The receiver of an RPUT: send its blocks in the CTS instead of staging and unpacking. */
-    boolean receiverBlocksInCts(Capabilities caps, Layout layout, boolean nativeBase,
-                                int maxBlocks) {
-        if (!nativeBase || layout.blockCount() > maxBlocks) {
+    boolean receiverBlocksInCts(Capabilities caps, Layout layout, boolean nativeBase) {
+        if (!nativeBase) {
             return false;
         }
         return switch (scheme) {
             case MULTI_W -> true;
             case AUTO -> multiWAuto(caps, layout);
-            case GENERIC, P_RRS -> false;
+            case GENERIC, P_RRS, BC_SPUP, RWG_UP -> false;
         };
     }
 
@@ -117,24 +199,45 @@ public record LayoutSchemes(Scheme scheme, long minBlock) {
         return switch (scheme) {
             case P_RRS -> true;
             case AUTO -> blocksLargeEnough(caps, layout);
-            case GENERIC, MULTI_W -> false;
+            case GENERIC, MULTI_W, BC_SPUP, RWG_UP -> false;
         };
     }
 
-    /** True when a layout sender must use RGET of its packed data (p-rrs forced). */
-    boolean senderPrefersRead(Capabilities caps) {
-        return scheme == Scheme.P_RRS && caps.has(Capability.RDMA_READ);
+    /**
+     * The segment size for a message of {@code n} bytes: at least {@link #PIPELINE} segments where
+     * that leaves them at least {@link #MIN_SEGMENT}, never more than the pools' segment.
+     */
+    long segmentFor(long n) {
+        long wanted = Math.max(MIN_SEGMENT, (n + PIPELINE - 1) / PIPELINE);
+        wanted = (wanted + 63) & ~63L;
+        return Math.min(segmentBytes, wanted);
     }
 
     /** One line for proto-info. */
     String describe(Capabilities caps) {
+        String pools = "; pools " + poolBytes + " B in segments of " + segmentBytes + " B";
         return switch (scheme) {
-            case AUTO -> (caps.has(Capability.RDMA_BY_CPU) ? "auto (p-rrs" : "auto (multi-w / p-rrs")
-                    + " when the mean block >= " + minBlock(caps)
-                    + " B and the memory is native, else generic)";
+            case AUTO -> "auto by the median block" + autoTable(caps) + pools;
             case GENERIC -> "generic (forced)";
             case MULTI_W -> "multi-w (forced where RDMA write and native memory exist)";
             case P_RRS -> "p-rrs (forced where RDMA read and native memory exist)";
+            case BC_SPUP -> "bc-spup (forced where RDMA write exists)" + pools;
+            case RWG_UP -> "rwg-up (forced where RDMA write exists; bc-spup from heap memory)"
+                    + pools;
         };
+    }
+
+    private String autoTable(Capabilities caps) {
+        if (!caps.hasNativeRdmaWrite()) {
+            return " (emulated writes: generic; the receiver of an RGET scatter-reads (p-rrs)"
+                    + " from a median block of " + minBlock(caps) + " B)";
+        }
+        if (caps.has(Capability.RDMA_BY_CPU)) {
+            return " (CPU copies: generic; the receiver of an RGET scatter-reads (p-rrs) from a"
+                    + " median block of " + minBlock(caps) + " B)";
+        }
+        return " (adapter: multi-w at median >= " + minBlock(caps) + " B, rwg-up at >= "
+                + ADAPTER_GATHER_BLOCK + " B" + (caps.has(Capability.WRITE_GATHER) ? ""
+                : " [no gather: bc-spup]") + ", bc-spup below)";
     }
 }

@@ -109,4 +109,11 @@ final class MatchQueues {
     boolean hasPosted() {
         return postedHead != null;
     }
+
+    /** Calls {@code action} with every posted receive, oldest first. */
+    void forEachPosted(java.util.function.Consumer<RecvOp> action) {
+        for (RecvOp r = postedHead; r != null; r = r.next) {
+            action.accept(r);
+        }
+    }
 }

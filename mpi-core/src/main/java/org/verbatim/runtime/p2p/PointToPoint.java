@@ -47,6 +47,8 @@ public final class PointToPoint implements AutoCloseable {
     private final PutRendezvous puts;
     private final GetRendezvous gets;
     private final ControlMessages controls;
+    private final SegmentSender segmentSender;
+    private final SegmentReceiver segmentReceiver;
     private final Arrivals arrivals;
     private final Arena arena = Arena.ofShared();
     /** Header scratch: used only under the lock, so one is enough. */
@@ -82,6 +84,8 @@ public final class PointToPoint implements AutoCloseable {
         this.puts = new PutRendezvous(context, this, readWindow);
         this.gets = new GetRendezvous(context, this);
         this.controls = new ControlMessages(dispatch);
+        this.segmentSender = new SegmentSender(context, this, schemes);
+        this.segmentReceiver = new SegmentReceiver(context, this, schemes);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         this.arrivals = new Arrivals(context, this, queues);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
@@ -93,6 +97,12 @@ public final class PointToPoint implements AutoCloseable {
                 puts.onPutFin(src, WireHeader.request(m, at), WireHeader.flags(m, at)));
         dispatch.registerImmediates(PutRendezvous.IMMEDIATE_MARK, PutRendezvous.IMMEDIATE_MARK,
                 "p2p RPUT", puts::onImmediate);
+        dispatch.registerKind(SegmentWire.SEG_CTS, "p2p segments", segmentSender::onCts);
+        dispatch.registerKind(SegmentWire.SEG_ACK, "p2p segments", segmentSender::onAck);
+        dispatch.registerKind(SegmentWire.SEG_DONE, "p2p segments",
+                segmentReceiver::onSegmentDone);
+        dispatch.registerImmediates(SegmentWire.IMMEDIATE_MARK, SegmentWire.IMMEDIATE_MASK,
+                "p2p segments", segmentReceiver::onImmediate);
     }
 
     PutRendezvous puts() {
@@ -101,6 +111,38 @@ public final class PointToPoint implements AutoCloseable {
 
     GetRendezvous gets() {
         return gets;
+    }
+
+    SegmentSender segmentSender() {
+        return segmentSender;
+    }
+
+    SegmentReceiver segmentReceiver() {
+        return segmentReceiver;
+    }
+
+    /**
+     * Free segments of the pack and unpack pools (datatype schemes bc-spup, rwg-up): every
+     * message gives back what it took, so at rest these are the pools' sizes.
+     */
+    public int[] segmentPoolsAvailable() {
+        lock.lock();
+        try {
+            return new int[] {segmentSender.poolAvailable(), segmentReceiver.poolAvailable()};
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deregisters the datatype pools; call before the transports close. */
+    public void releasePools() {
+        lock.lock();
+        try {
+            segmentSender.releasePool();
+            segmentReceiver.releasePool();
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ------------------------------------------------------------------ peers
@@ -191,34 +233,43 @@ public final class PointToPoint implements AutoCloseable {
             SelectionTable.Protocol proto = layout == null ? p.selection.select(dc, size)
                     : p.selection.selectLayout(size, layout, base.isNative());
             MemorySegment packed = null;
-            if (proto == SelectionTable.Protocol.RPUT_LAYOUT) {
-                // multi-w: no packing; the writes go out from the blocks once the CTS is in
-                data = base.asSlice(0, layout.extent());
-            } else if (layout != null) {
-                // Generic scheme: pack once, then the contiguous protocols. A claimed eager
-                // slot packs in place when nothing is queued ahead of it.
-                if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM && signature == 0
-                        && dispatch.pendingFor(dest) == 0 && mode != Mode.SYNCHRONOUS
-                        && sendClaimed(p, ctx, myCommRank, tag, base, layout, size)) {
-                    SendOp s = new SendOp(this, p, ctx, myCommRank, tag, empty, keepAlive, false);
-                    s.statusBytesOverride(size);
-                    s.protocol = proto;
-                    s.finish();
-                    return s;
-                }
-                packed = pool.acquire(Math.max(1, size)).asSlice(0, size);
-                layout.pack(base, 0, size, packed, 0);
-                data = packed;
+            boolean fromBlocks = false; // multi-w, bc-spup, rwg-up: the sender walks the layout
+            if (layout != null) {
+                fromBlocks = proto == SelectionTable.Protocol.RPUT_LAYOUT || proto.segments();
+                if (proto == SelectionTable.Protocol.RPUT_LAYOUT
+                        || proto == SelectionTable.Protocol.RPUT_SEGMENTS_GATHERED) {
+                    // multi-w, rwg-up: no packing; the writes go out from the blocks
+                    data = base.asSlice(0, layout.extent());
+                } else if (!fromBlocks) {
+                    // Generic scheme: pack once, then the contiguous protocols. A claimed eager
+                    // slot packs in place when nothing is queued ahead of it.
+                    if (proto == SelectionTable.Protocol.EAGER_PACK_CLAIM && signature == 0
+                            && dispatch.pendingFor(dest) == 0 && mode != Mode.SYNCHRONOUS
+                            && sendClaimed(p, ctx, myCommRank, tag, base, layout, size)) {
+                        SendOp s = new SendOp(this, p, ctx, myCommRank, tag, empty, keepAlive,
+                                false);
+                        s.statusBytesOverride(size);
+                        s.protocol = proto;
+                        s.finish();
+                        return s;
+                    }
+                    packed = pool.acquire(Math.max(1, size)).asSlice(0, size);
+                    layout.pack(base, 0, size, packed, 0);
+                    data = packed;
+                } // bc-spup: packs segment by segment once the receiver's slots are in
             }
             SendOp s = new SendOp(this, p, ctx, myCommRank, tag, data, keepAlive,
                     mode == Mode.SYNCHRONOUS);
             s.signature = signature;
             s.protocol = proto;
             s.rendezvous = proto.rendezvous();
-            if (proto == SelectionTable.Protocol.RPUT_LAYOUT) {
+            if (fromBlocks) {
                 s.layout = layout;
                 s.messageBytes = size;
                 s.statusBytesOverride(size);
+                if (proto.segments()) {
+                    s.segments = new SegmentSend(proto == SelectionTable.Protocol.RPUT_SEGMENTS_GATHERED);
+                }
             }
             profiler.messageSent(size);
             if (s.rendezvous) {
@@ -286,6 +337,11 @@ public final class PointToPoint implements AutoCloseable {
     }
 
     private void prepareRendezvous(SendOp s) {
+        if (s.protocol == SelectionTable.Protocol.RPUT_SEGMENTS_PACKED) {
+            s.id = table.add(s); // packs into its pools: the user memory is not registered
+            s.put = true;
+            return;
+        }
         MemorySegment src = s.data;
         if (!src.isNative()) {
             s.staging = pool.acquire(src.byteSize());
@@ -302,9 +358,17 @@ public final class PointToPoint implements AutoCloseable {
         PeerState p = s.peer;
         int status;
         if (s.rendezvous) {
-            WireHeader.write(header, WireHeader.RTS, s.put ? WireHeader.FLAG_RPUT : 0, s.context,
+            int flags = s.put ? WireHeader.FLAG_RPUT : 0;
+            if (s.segments != null) {
+                flags |= WireHeader.FLAG_SEGMENTS;
+            }
+            WireHeader.write(header, WireHeader.RTS, (byte) flags, s.context,
                     s.myCommRank, s.tag, s.messageBytes, s.id);
-            WireHeader.writeRemote(header, s.registration.address(), s.registration.remoteKey());
+            if (s.registration != null) {
+                WireHeader.writeRemote(header, s.registration.address(), s.registration.remoteKey());
+            } else {
+                WireHeader.writeRemote(header, 0, 0);
+            }
             if (s.signature != 0) {
                 WireHeader.writeSignature(header, s.signature);
             }
@@ -341,7 +405,8 @@ public final class PointToPoint implements AutoCloseable {
     /** The pending queue's retry of a send: its post, or its RPUT writes. */
     boolean retrySend(SendOp s) {
         // The flag stays set during the call, so a refusal inside does not queue it twice.
-        boolean done = s.phase == SendOp.Phase.WRITING ? puts.postWrites(s) : tryPost(s);
+        boolean done = s.phase != SendOp.Phase.WRITING ? tryPost(s)
+                : s.segments != null ? segmentSender.post(s) : puts.postWrites(s);
         if (done) {
             s.pending = false;
         }
@@ -350,7 +415,8 @@ public final class PointToPoint implements AutoCloseable {
 
     /** The pending queue's retry of a receive: its RPUT CTS, or its RGET reads. */
     boolean retryReceive(RecvOp r) {
-        boolean done = r.ctsPending ? puts.retryCts(r) : gets.postReads(r);
+        boolean done = !r.ctsPending ? gets.postReads(r)
+                : r.segments != null ? segmentReceiver.retryCts(r) : puts.retryCts(r);
         if (done) {
             r.pending = false;
         }
@@ -375,6 +441,11 @@ public final class PointToPoint implements AutoCloseable {
     /** Sends a control message (FIN, SYNC_ACK, PUT_FIN), or queues it if refused for now. */
     void sendControl(PeerState p, byte kind, int flags, long id) {
         controls.send(p, kind, flags, id);
+    }
+
+    /** As {@link #sendControl(PeerState, byte, int, long)} with a LENGTH field (segments). */
+    void sendControl(PeerState p, byte kind, int flags, long id, long length) {
+        controls.send(p, kind, flags, id, length);
     }
 
     void releaseRendezvous(SendOp s) {
@@ -553,6 +624,35 @@ public final class PointToPoint implements AutoCloseable {
         }
     }
 
+    /**
+     * This process's point-to-point operations on communicator context {@code context} that are
+     * not complete, in words (MPI_Comm_disconnect): receives posted and not matched yet
+     * ({@code unmatched} true), or also the matched ones and sends whose transfer has not ended.
+     */
+    public java.util.List<String> openOn(int context, boolean unmatchedOnly) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        lock.lock();
+        try {
+            queues.forEachPosted(r -> {
+                if (r.context == context && !r.isComplete()) {
+                    out.add("a receive (source " + r.source + ", tag " + r.tag + ") that no message matched");
+                }
+            });
+            if (!unmatchedOnly) {
+                table.forEach(o -> {
+                    if (o instanceof SendOp s && s.context == context && !s.isComplete()) {
+                        out.add("a send (tag " + s.tag + ") whose transfer has not ended");
+                    } else if (o instanceof RecvOp r && r.context == context && !r.isComplete() && !r.posted) {
+                        out.add("a receive (source " + r.source + ", tag " + r.tag + ") still receiving");
+                    }
+                });
+            }
+        } finally {
+            lock.unlock();
+        }
+        return out;
+    }
+
     /** Requests in flight (sends waiting for FIN/ACK, rendezvous reads). */
     public int inFlight() {
         return table.inFlight();
@@ -564,6 +664,8 @@ public final class PointToPoint implements AutoCloseable {
 
     @Override
     public void close() {
+        segmentSender.close();
+        segmentReceiver.close();
         puts.close();
         controls.close();
         arena.close();

@@ -45,6 +45,7 @@ final class PutRendezvous implements AutoCloseable {
     private final MemorySegment cts = arena.allocate(WireHeader.CTS_SIZE, 8);
     private final MemorySegment empty = MemorySegment.ofArray(new byte[0]);
     private final BlockWrites blockWrites;
+    private final CtsLayouts layouts = new CtsLayouts();
 
     PutRendezvous(ProtocolContext context, PointToPoint owner, int maxInFlight) {
         this.context = context;
@@ -81,10 +82,13 @@ final class PutRendezvous implements AutoCloseable {
             return;
         }
         MemorySegment target;
-        int maxBlocks = (int) Math.max(0, Math.min(Integer.MAX_VALUE,
-                (p.transport.capabilities().maxEager() - WireHeader.CTS_SIZE) / BlockWrites.PAIR_SIZE));
-        boolean blocks = r.layout != null
-                && p.selection.blocksInCts(r.layout, r.data.isNative(), maxBlocks);
+        long maxBody = p.transport.capabilities().maxEager() - WireHeader.CTS_SIZE;
+        boolean reference = false;
+        boolean blocks = false;
+        if (r.layout != null && p.selection.blocksInCts(r.layout, r.data.isNative())) {
+            reference = CtsLayouts.byReference(r.layout, maxBody);
+            blocks = reference || r.layout.blockCount() <= maxBody / BlockWrites.PAIR_SIZE;
+        }
         if (blocks) {
             // multi-w: the sender writes into the blocks themselves; the CTS lists them
             target = r.data.asSlice(0, r.layout.extent());
@@ -95,9 +99,10 @@ final class PutRendezvous implements AutoCloseable {
             target = r.staging;
         }
         r.registration = p.transport.register(target, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        if (blocks) {
+        if (blocks && !reference) {
             r.ctsBlocks = BlockWrites.encode(r.layout, n, r.registration.address(), pool::acquire);
         }
+        r.ctsReference = reference;
         r.id = table.add(r);
         r.ctsPending = true;
         retryCts(r);
@@ -120,12 +125,32 @@ final class PutRendezvous implements AutoCloseable {
     private boolean postCts(RecvOp r) {
         int immediate = immediateFor(r.id);
         int flags = (immediate == 0 ? WireHeader.FLAG_PUT_FIN : 0)
-                | (r.ctsBlocks != null ? WireHeader.FLAG_LAYOUT : 0);
+                | (r.ctsBlocks != null ? WireHeader.FLAG_LAYOUT : 0)
+                | (r.ctsReference ? WireHeader.FLAG_LAYOUT | WireHeader.FLAG_LAYOUT_REF : 0);
         WireHeader.write(cts, WireHeader.CTS, (byte) flags, 0, 0, immediate, r.bytesToRead,
                 r.senderRequest);
         WireHeader.writeRemote(cts, r.registration.address(), r.registration.remoteKey());
         WireHeader.writeReceiverRequest(cts, r.id);
-        return r.peer.endpoint.send(cts, r.ctsBlocks != null ? r.ctsBlocks : empty) == PostStatus.OK;
+        if (!r.ctsReference) {
+            return r.peer.endpoint.send(cts, r.ctsBlocks != null ? r.ctsBlocks : empty)
+                    == PostStatus.OK;
+        }
+        // multi-w by reference: the layout itself only if this sender does not hold it yet,
+        // decided at the post that goes out (posts to one peer arrive in order)
+        TypeLayout layout = (TypeLayout) r.layout;
+        int peer = r.peer.world;
+        long body = layouts.bodySize(peer, layout);
+        MemorySegment out = pool.acquire(body);
+        try {
+            layouts.encode(peer, layout, r.registration.address(), out);
+            if (r.peer.endpoint.send(cts, out) != PostStatus.OK) {
+                return false;
+            }
+            layouts.posted(peer, layout, body > CtsLayouts.REF_SIZE);
+            return true;
+        } finally {
+            pool.release(out);
+        }
     }
 
     /** A write-with-immediate landed; true if it closed an RPUT. */
@@ -188,7 +213,16 @@ final class PutRendezvous implements AutoCloseable {
         s.receiverRequest = WireHeader.receiverRequest(m, at);
         s.finByMessage = (WireHeader.flags(m, at) & WireHeader.FLAG_PUT_FIN) != 0
                 || !s.peer.transport.capabilities().has(Capability.WRITE_WITH_IMMEDIATE);
-        if ((WireHeader.flags(m, at) & WireHeader.FLAG_LAYOUT) != 0) {
+        int ctsFlags = WireHeader.flags(m, at);
+        if ((ctsFlags & WireHeader.FLAG_LAYOUT_REF) != 0) {
+            BlockCursor remote = layouts.decode(source, m, at + WireHeader.CTS_SIZE,
+                    length - WireHeader.CTS_SIZE, s.bytesToWrite);
+            if (remote == null) {
+                throw context.fail("rank " + context.worldRank() + ": CTS from rank " + source
+                        + " names a layout that is malformed, too small or not held here");
+            }
+            BlockWrites.begin(s, remote);
+        } else if ((ctsFlags & WireHeader.FLAG_LAYOUT) != 0) {
             BlockList blocks = BlockWrites.decode(m, at, length, accepted);
             if (blocks == null) {
                 throw context.fail("rank " + context.worldRank() + ": CTS from rank " + source

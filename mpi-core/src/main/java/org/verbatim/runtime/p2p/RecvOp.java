@@ -44,8 +44,12 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
     boolean ctsPending;
     /** RPUT into the blocks themselves (multi-w): the CTS's block list until it is out. */
     MemorySegment ctsBlocks;
+    /** RPUT into the blocks, named by a reference to the committed type ({@link CtsLayouts}). */
+    boolean ctsReference;
     /** RGET straight into the blocks (p-rrs): where the next read lands. */
     BlockCursor cursor;
+    /** Segments (bc-spup, rwg-up): slots and progress; null otherwise. */
+    SegmentReceive segments;
     /** True while in the pending queue. */
     boolean pending;
     /** Error class of a failed transfer (set by a completion with an error status). */
@@ -122,7 +126,9 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         this.peer = null;
         this.registration = null;
         this.ctsBlocks = null;
+        this.ctsReference = false;
         this.cursor = null;
+        this.segments = null;
     }
 
     /**

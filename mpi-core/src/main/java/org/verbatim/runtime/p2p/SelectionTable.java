@@ -32,6 +32,10 @@ public final class SelectionTable {
         RPUT_PACKED("RPUT of a packed staging buffer"),
         RPUT_LAYOUT("RPUT from the sender's blocks, no packing (multi-w: block-to-block or gather"
                 + " writes in list posts)"),
+        RPUT_SEGMENTS_PACKED("segments packed through the pack pool, written into the receiver's"
+                + " unpack slots, unpacked as each lands (bc-spup)"),
+        RPUT_SEGMENTS_GATHERED("segments gathered from the sender's blocks into the receiver's"
+                + " unpack slots, unpacked as each lands (rwg-up)"),
         NONE("no protocol (the transport has neither RDMA read nor write)");
 
         private final String description;
@@ -46,7 +50,12 @@ public final class SelectionTable {
 
         public boolean put() {
             return this == RPUT_ZCOPY || this == RPUT_STAGED || this == RPUT_PACKED
-                    || this == RPUT_LAYOUT;
+                    || this == RPUT_LAYOUT || segments();
+        }
+
+        /** The segment schemes: the receiver answers with slots of its unpack pool. */
+        public boolean segments() {
+            return this == RPUT_SEGMENTS_PACKED || this == RPUT_SEGMENTS_GATHERED;
         }
 
         @Override
@@ -127,18 +136,18 @@ public final class SelectionTable {
         if (size <= eagerLimit) {
             return table[DataClass.LAYOUT.ordinal()][0];
         }
-        if (schemes.senderWrites(caps, layout, nativeBase)) {
-            return Protocol.RPUT_LAYOUT;
-        }
-        if (schemes.senderPrefersRead(caps)) {
-            return Protocol.RGET_PACKED;
-        }
-        return select(DataClass.LAYOUT, size);
+        return switch (schemes.senderChoice(caps, layout, nativeBase)) {
+            case BLOCK_WRITES -> Protocol.RPUT_LAYOUT;
+            case SEGMENTS_PACKED -> Protocol.RPUT_SEGMENTS_PACKED;
+            case SEGMENTS_GATHERED -> Protocol.RPUT_SEGMENTS_GATHERED;
+            case PACK_FOR_READ -> Protocol.RGET_PACKED;
+            case PACK -> select(DataClass.LAYOUT, size);
+        };
     }
 
-    /** The receiver of an RPUT into {@code layout}: put its blocks in the CTS (multi-w). */
-    boolean blocksInCts(Layout layout, boolean nativeBase, int maxBlocks) {
-        return schemes.receiverBlocksInCts(caps, layout, nativeBase, maxBlocks);
+    /** The receiver of an RPUT into {@code layout}: name its blocks in the CTS (multi-w). */
+    boolean blocksInCts(Layout layout, boolean nativeBase) {
+        return schemes.receiverBlocksInCts(caps, layout, nativeBase);
     }
 
     /** The receiver of an RGET into {@code layout}: scatter-read into its blocks (p-rrs). */

@@ -53,6 +53,8 @@ public final class SendOp extends RequestState implements Retryable, CompletionC
     int workFrom;
     BlockCursor localCursor;
     BlockCursor remoteCursor;
+    /** Segments (bc-spup, rwg-up): the receiver's slots and progress; null otherwise. */
+    SegmentSend segments;
     /** The protocol chosen from the peer's selection table. */
     SelectionTable.Protocol protocol;
     /** True while the send is in the pending queue. */
@@ -86,7 +88,11 @@ public final class SendOp extends RequestState implements Retryable, CompletionC
 
     @Override
     public void onComplete(long wrId, int status) {
-        owner.puts().onWriteComplete(this, status);
+        if (segments != null) {
+            owner.segmentSender().onWriteComplete(this, status);
+        } else {
+            owner.puts().onWriteComplete(this, status);
+        }
     }
 
     /** True when the send goes by RPUT (the receiver's CTS names where to write). */

@@ -44,6 +44,11 @@ public final class TypeLayout implements Layout {
     }
 
     @Override
+    public double medianBlock() {
+        return shape.medianBlock();
+    }
+
+    @Override
     public long extent() {
         return shape.highest();
     }

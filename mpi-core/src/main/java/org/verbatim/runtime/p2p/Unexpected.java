@@ -19,6 +19,8 @@ public final class Unexpected {
     final PeerState peer;
     /** A rendezvous whose sender asked for RPUT (the receiver answers with a CTS). */
     boolean put;
+    /** With {@link #put}: the sender moves the data in segments (bc-spup, rwg-up). */
+    boolean segments;
     /** The sender's type-signature code from the header (0: unchecked). */
     short signature;
     /** Eager payload (from the pool), or null for a rendezvous. */

@@ -83,6 +83,12 @@ public final class WireHeader {
     /** flag on a CTS: the receiver's blocks follow the header as (address, length) pairs of
      *  longs (the multi-w datatype scheme); the sender writes into them, not at ADDRESS. */
     public static final byte FLAG_LAYOUT = 16;
+    /** flag on an RTS (with FLAG_RPUT): the sender moves the data in segments (bc-spup,
+     *  rwg-up); the receiver answers with a SEG_CTS (see {@link SegmentWire}). */
+    public static final byte FLAG_SEGMENTS = 32;
+    /** flag on a CTS with FLAG_LAYOUT: the body is a reference to the receiver's committed type
+     *  (and its flattened form the first time), not a block list (see {@link CtsLayouts}). */
+    public static final byte FLAG_LAYOUT_REF = 64;
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;

@@ -243,7 +243,7 @@ final class EmulatedOps {
     /** Posts as much of {@code op} as fits; true when all of it went out. */
     private boolean advance(ShmEndpoint endpoint, RdmaOp op) {
         if (op.kind != RdmaOp.IMMEDIATE) {
-            return OpRecordWriter.post(endpoint.ring, op, rank, chunkLength);
+            return OpRecordWriter.post(endpoint.ring, op, endpoint.source, chunkLength);
         }
         if (!postImmediate(endpoint, op.immediate)) {
             return false;
@@ -260,7 +260,7 @@ final class EmulatedOps {
             return false;
         }
         ring.buffer().set(ValueLayout.JAVA_INT, offset + AUX_OFFSET, immediate);
-        ring.commit(offset, RecordDescriptor.TYPE_IMMEDIATE, rank, HEADER_LENGTH);
+        ring.commit(offset, RecordDescriptor.TYPE_IMMEDIATE, endpoint.source, HEADER_LENGTH);
         return true;
     }
 

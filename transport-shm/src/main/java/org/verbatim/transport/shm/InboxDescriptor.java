@@ -15,7 +15,7 @@ package org.verbatim.transport.shm;
  *  +-------------------------------+-------------------------------+  16
  *  |                        OWNER PID                              |
  *  +-------------------------------+-------------------------------+  24
- *  |      MAX RECORD LENGTH        |          (reserved)           |
+ *  |      MAX RECORD LENGTH        |   FINALIZED (owner closed)    |
  *  +-------------------------------+-------------------------------+  32
  *  |   PROBE WORD (read by a peer with process_vm_readv at open)   |
  *  +---------------------------------------------------------------+  40
@@ -54,6 +54,11 @@ final class InboxDescriptor {
     static final int PID_OFFSET = 16;
     static final int MAX_RECORD_OFFSET = 24;
     static final int PROBE_OFFSET = 32;
+    /**
+     * Set to 1 by the owner when it closes its transport (MPI_Finalize): a peer of another world
+     * that then finds the owner's process gone knows it ended normally, not failed.
+     */
+    static final int FINALIZED_OFFSET = 28;
 
     /** Distance between counters: two cache lines. */
     static final int COUNTER_PADDING = 128;

@@ -49,8 +49,16 @@ final class InboxFile {
         return Path.of(directory, "verbatim-" + jobId + "-" + rank);
     }
 
-    /** Creates (exclusively, mode 0600) and maps a new inbox file, with its metadata written. */
-    static MemorySegment create(Path path, int capacity, int maxRecordLength, long pid, Arena arena)
+    /** A created inbox: its mapping and the descriptor its owner keeps open for peers of other worlds. */
+    record Created(MemorySegment file, int fd) {
+    }
+
+    /**
+     * Creates (exclusively, mode 0600) and maps a new inbox file, with its metadata written. The
+     * descriptor stays open (the caller closes it): once the name is unlinked, processes of other
+     * worlds reach the file through {@code /proc/<pid>/fd/<fd>} ({@link ForeignInboxes}).
+     */
+    static Created create(Path path, int capacity, int maxRecordLength, long pid, Arena arena)
             throws IOException {
         long size = InboxDescriptor.fileSize(capacity);
         try (Arena scratch = Arena.ofConfined()) {
@@ -74,12 +82,11 @@ final class InboxFile {
                 file.set(ValueLayout.JAVA_LONG, PROBE_OFFSET, PROBE_MAGIC);
                 VarHandle.releaseFence();
                 file.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
-                return file;
+                return new Created(file, fd);
             } catch (IOException | RuntimeException e) {
+                FileDescriptors.close(errno, fd);
                 Files.deleteIfExists(path);
                 throw e;
-            } finally {
-                FileDescriptors.close(errno, fd);
             }
         }
     }
@@ -90,31 +97,51 @@ final class InboxFile {
      */
     static MemorySegment map(Path path, int capacity, int maxRecordLength, Arena arena)
             throws IOException {
+        return map(path.toString(), path.toString(), capacity, maxRecordLength, -1, arena);
+    }
+
+    /**
+     * Maps the inbox file at {@code openPath} (named {@code name} in messages) after the checks
+     * of {@link #map(Path, int, int, Arena)}; {@code capacity} -1 takes the file's own, {@code
+     * ownerPid} -1 accepts any owner, else the file must say that process made it.
+     */
+    static MemorySegment map(String openPath, String name, int capacity, int maxRecordLength, long ownerPid,
+                             Arena arena) throws IOException {
         try (Arena scratch = Arena.ofConfined()) {
             MemorySegment errno = LinuxSyscalls.allocateErrno(scratch);
-            int fd = FileDescriptors.open(errno, path.toString(),
+            int fd = FileDescriptors.open(errno, openPath,
                     FileDescriptors.O_RDWR | FileDescriptors.O_CLOEXEC, 0);
             if (fd < 0) {
-                throw new IOException("cannot open " + path + ": "
+                throw new IOException("cannot open " + name + ": "
                         + LinuxSyscalls.describe(LinuxSyscalls.errno(errno)));
             }
             try {
-                checkPrivate(path.toString(), Path.of("/proc/self/fd/" + fd));
+                checkPrivate(name, Path.of("/proc/self/fd/" + fd));
                 long size = Files.size(Path.of("/proc/self/fd/" + fd));
-                if (size != InboxDescriptor.fileSize(capacity)) {
-                    throw new IOException(path + ": size " + size + ", expected "
+                if (capacity >= 0 && size != InboxDescriptor.fileSize(capacity)) {
+                    throw new IOException(name + ": size " + size + ", expected "
                             + InboxDescriptor.fileSize(capacity)
                             + " (is verbatim.shm.inbox-size the same on every rank?)");
+                }
+                if (size < InboxDescriptor.RING_OFFSET) {
+                    throw new IOException(name + ": " + size + " bytes, too short for an inbox");
                 }
                 MemorySegment file = mapOpened(fd, size, arena);
                 VarHandle.acquireFence();
                 if (file.get(ValueLayout.JAVA_LONG, MAGIC_OFFSET) != MAGIC
                         || file.get(ValueLayout.JAVA_INT, VERSION_OFFSET) != VERSION) {
-                    throw new IOException(path + ": not a Verbatim inbox of version " + VERSION);
+                    throw new IOException(name + ": not a Verbatim inbox of version " + VERSION);
                 }
                 if (file.get(ValueLayout.JAVA_INT, MAX_RECORD_OFFSET) != maxRecordLength) {
-                    throw new IOException(path + ": record size differs (is verbatim.shm.eager-size "
+                    throw new IOException(name + ": record size differs (is verbatim.shm.eager-size "
                             + "the same on every rank?)");
+                }
+                if (size != InboxDescriptor.fileSize(file.get(ValueLayout.JAVA_INT, CAPACITY_OFFSET))) {
+                    throw new IOException(name + ": its size does not match its ring capacity");
+                }
+                if (ownerPid >= 0 && file.get(ValueLayout.JAVA_LONG, PID_OFFSET) != ownerPid) {
+                    throw new IOException(name + ": made by process " + file.get(ValueLayout.JAVA_LONG,
+                            PID_OFFSET) + ", not by " + ownerPid);
                 }
                 return file;
             } finally {

@@ -29,6 +29,15 @@ final class PeerWakeups implements AutoCloseable {
 
     /** Phase 1: creates this rank's eventfd (unless disabled) and publishes its number. */
     void create(Bootstrap bootstrap, boolean enabled) {
+        createLocal(enabled);
+        bootstrap.put(key("efd", rank), eventFd >= 0 ? Integer.toString(eventFd) : "none");
+    }
+
+    /**
+     * Creates this rank's eventfd without telling any world peer: for an inbox made only for
+     * peers of other worlds, which fetch it themselves ({@link ForeignInboxes}).
+     */
+    void createLocal(boolean enabled) {
         if (!enabled) {
             cause = "disabled by " + ShmConfiguration.EVENTFD.name() + "=false";
         } else {
@@ -38,7 +47,6 @@ final class PeerWakeups implements AutoCloseable {
                 cause = "eventfd failed: " + LinuxSyscalls.describe(LinuxSyscalls.errno(errno));
             }
         }
-        bootstrap.put(key("efd", rank), eventFd >= 0 ? Integer.toString(eventFd) : "none");
     }
 
     /**

@@ -11,7 +11,7 @@ import org.verbatim.spi.Access;
  */
 final class RegistrationTable {
     /** This rank's key table in its inbox file, which peers read; null without peers. */
-    private final KeyTable published;
+    private KeyTable published;
     private ShmRegistration[] slots = new ShmRegistration[64];
     private int[] generations = new int[64];
     private int[] free = new int[64];
@@ -20,6 +20,17 @@ final class RegistrationTable {
 
     RegistrationTable(KeyTable published) {
         this.published = published;
+    }
+
+    /** Publishes every live registration in {@code table}, from now on kept up to date (a late inbox). */
+    synchronized void publishTo(KeyTable table) {
+        for (int slot = 0; slot < used; slot++) {
+            ShmRegistration r = slots[slot];
+            if (r != null) {
+                table.publish(r.remoteKey(), r.segment().address(), r.segment().byteSize());
+            }
+        }
+        published = table;
     }
 
     synchronized ShmRegistration add(MemorySegment segment, int access, boolean shared) {

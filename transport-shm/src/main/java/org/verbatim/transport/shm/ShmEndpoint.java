@@ -24,7 +24,8 @@ final class ShmEndpoint implements Endpoint {
     final MpscRing ring;
     /** The peer's key table, to check CMA operations against its registrations. */
     final KeyTable keys;
-    private final int myRank;
+    /** The source this process writes into the peer's inbox: its world rank, or its pid-based source there. */
+    final int source;
     private final int maxEager;
     private final InboxClaim claimOwner;
 
@@ -36,16 +37,16 @@ final class ShmEndpoint implements Endpoint {
     int outstanding;
     private int retryStreak;
 
-    ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, KeyTable keys, int myRank,
+    ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, KeyTable keys, int source,
                 int maxEager) {
         this.transport = transport;
         this.peer = peer;
         this.pid = pid;
         this.ring = ring;
         this.keys = keys;
-        this.myRank = myRank;
+        this.source = source;
         this.maxEager = maxEager;
-        this.claimOwner = new InboxClaim(ring, myRank);
+        this.claimOwner = new InboxClaim(ring, source);
     }
 
     @Override
@@ -73,7 +74,7 @@ final class ShmEndpoint implements Endpoint {
         MemorySegment.copy(header, 0, buffer, offset + HEADER_LENGTH, headerLength);
         MemorySegment.copy(payload, 0, buffer, offset + HEADER_LENGTH + headerLength,
                 payload.byteSize());
-        ring.commit(offset, RecordDescriptor.TYPE_MESSAGE, myRank, recordLength);
+        ring.commit(offset, RecordDescriptor.TYPE_MESSAGE, source, recordLength);
         retryStreak = 0;
         return PostStatus.OK;
     }

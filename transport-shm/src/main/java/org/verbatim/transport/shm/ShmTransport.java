@@ -13,9 +13,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.verbatim.bootstrap.Bootstrap;
 import org.verbatim.spi.Access;
 import org.verbatim.spi.Capabilities;
+import org.verbatim.spi.DynamicPeers;
 import org.verbatim.spi.CompletionStatus;
 import org.verbatim.spi.CompletionHandler;
 import org.verbatim.spi.Endpoint;
@@ -79,7 +79,13 @@ public final class ShmTransport implements Transport {
     private final CompletionHandler handler;
     private final Arena arena;
     private final Path inboxPath;
-    private final MpscRing inbox;
+    /** This rank's inbox: made at open for world peers on this host, else late for other worlds. */
+    private MpscRing inbox;
+    /** The inbox file's descriptor, kept open for processes of other worlds ({@link ForeignInboxes}). */
+    private int inboxFd;
+    private final int worldSize;
+    private final ForeignInboxes foreign;
+    private final String jobId;
     private final int[] pids;
     private final MpscRing[] peerRings;
     private final ShmEndpoint[] endpoints;
@@ -112,200 +118,55 @@ public final class ShmTransport implements Transport {
     private boolean inProgress;
     private boolean closed;
 
-    private ShmTransport(TransportContext context, ShmConfiguration config, Arena arena,
-                         Path inboxPath, MpscRing inbox, int[] pids, MpscRing[] peerRings,
+    ShmTransport(TransportContext context, ShmConfiguration config, Arena arena,
+                         Path inboxPath, InboxFile.Created created, int[] pids, MpscRing[] peerRings,
                          CrossMemoryAttach cma, boolean cmaEnabled, String cmaUnavailabilityCause,
-                         PeerWakeups wakeups) {
+                         PeerWakeups wakeups, boolean ptraceable) {
+        final int capacity = context.size() + DynamicPeers.MAX_ADDED;
         this.rank = context.rank();
         this.config = config;
         this.handler = context.handler();
         this.arena = arena;
         this.inboxPath = inboxPath;
-        this.inbox = inbox;
+        this.inbox = created == null ? null : new MpscRing(created.file(), config.inboxSize(),
+                config.maxRecordLength(), arena.allocate(config.maxRecordLength(), 64),
+                arena.allocate(Futex.TIMESPEC_SIZE, 8));
+        this.inboxFd = created == null ? -1 : created.fd();
+        this.worldSize = context.size();
+        this.jobId = context.bootstrap().jobId();
         this.pids = pids;
         this.peerRings = peerRings;
-        this.endpoints = new ShmEndpoint[context.size()];
+        this.endpoints = new ShmEndpoint[capacity];
         this.cma = cma;
         this.cmaEnabled = cmaEnabled;
         this.cmaUnavailabilityCause = cmaUnavailabilityCause;
         this.wakeups = wakeups;
-        this.waitSource = inbox == null ? null
-                : new ShmWaitSource(inbox, this::idle, wakeups.eventFd(), arena);
+        this.waitSource = new ShmWaitSource(inbox, this::idle, inbox == null ? -1 : wakeups.eventFd(), arena);
         this.registrations = new RegistrationTable(inbox == null ? null : keyTable(inbox, config));
         this.completions = new LocalCompletions(config.maxRdmaOps());
-        this.emulated = new EmulatedOps(rank, context.size(), handler, registrations, completions,
+        this.emulated = new EmulatedOps(rank, capacity, handler, registrations, completions,
                 this::endpointFor, config.maxRdmaOps(),
                 config.maxRecordLength() - HEADER_LENGTH - OP_HEADER_LENGTH);
         this.cmaOps = new CmaOps(this, cma, completions, emulated);
         this.segments = new ShmSharedSegments(this, rank, config.directory(),
                 context.bootstrap().jobId(), LinuxSyscalls.allocateErrno(arena));
-        this.failed = new boolean[context.size()];
-        this.failureReasons = new String[context.size()];
-        this.nextPeerCheck = new long[context.size()];
+        this.failed = new boolean[capacity];
+        this.failureReasons = new String[capacity];
+        this.nextPeerCheck = new long[capacity];
         this.nextLivenessCheck = System.nanoTime() + config.livenessIntervalNanos();
         this.capabilities = ShmCapabilities.of(config, cmaEnabled);
+        this.foreign = new ForeignInboxes(this, arena, cma, config.maxRecordLength(), ptraceable);
     }
 
+    /** Opens the transport of one rank (the collective start-up of {@link ShmOpen}). */
     static ShmTransport open(TransportContext context, ShmConfiguration config)
             throws TransportException {
-        final int rank = context.rank();
-        final int size = context.size();
-        final Bootstrap bootstrap = context.bootstrap();
-        final long pid = ProcessHandle.current().pid();
-        int localPeers = 0;
-        for (int p = 0; p < size; p++) {
-            if (p != rank && context.sameHost(p)) {
-                localPeers++;
-            }
-        }
-        Arena arena = Arena.ofShared();
-        PeerWakeups wakeups = new PeerWakeups(rank, size, arena);
-        Path inboxPath = InboxFile.path(config.directory(), bootstrap.jobId(), rank);
-        boolean created = false;
-        // A rank ended by SIGTERM while its inbox has a name (its launcher died: the parent-death
-        // signal) removes the file on its way out.
-        Thread unlinkOnExit = new Thread(() -> {
-            try {
-                Files.deleteIfExists(inboxPath);
-            } catch (IOException ignored) {
-                // best effort while the JVM exits
-            }
-        }, "verbatim-shm-unlink");
-        Runtime.getRuntime().addShutdownHook(unlinkOnExit);
-        try {
-            CrossMemoryAttach cma = new CrossMemoryAttach(arena);
-            String cmaCause = null;
-            if (!config.cma()) {
-                cmaCause = "disabled by " + ShmConfiguration.CMA.name() + "=false";
-            } else {
-                int e = cma.allowAnyPtracer();
-                if (e != 0 && e != LinuxSyscalls.EINVAL) {
-                    cmaCause = "prctl(PR_SET_PTRACER) failed: " + LinuxSyscalls.describe(e);
-                }
-            }
-            MemorySegment zeroes = arena.allocate(config.maxRecordLength(), 64);
-            MpscRing inbox = null;
-            if (localPeers > 0) {
-                MemorySegment file = InboxFile.create(inboxPath, config.inboxSize(),
-                        config.maxRecordLength(), pid, arena);
-                created = true;
-                inbox = new MpscRing(file, config.inboxSize(), config.maxRecordLength(), zeroes,
-                        arena.allocate(Futex.TIMESPEC_SIZE, 8));
-                bootstrap.put(key("pid", rank), Long.toString(pid));
-                bootstrap.put(key("probe", rank),
-                        Long.toString(file.address() + InboxDescriptor.PROBE_OFFSET));
-                wakeups.create(bootstrap, config.eventFd());
-            }
-            bootstrap.barrier();
-
-            int[] pids = new int[size];
-            MpscRing[] rings = new MpscRing[size];
-            int probePeer = -1;
-            for (int p = 0; p < size; p++) {
-                if (p == rank || !context.sameHost(p)) {
-                    continue;
-                }
-                String peerPid = bootstrap.get(key("pid", p));
-                if (peerPid == null) {
-                    throw new TransportException("rank " + p + " on this host published no shm inbox");
-                }
-                pids[p] = Integer.parseInt(peerPid);
-                MemorySegment file = InboxFile.map(
-                        InboxFile.path(config.directory(), bootstrap.jobId(), p),
-                        config.inboxSize(), config.maxRecordLength(), arena);
-                rings[p] = new MpscRing(file, config.inboxSize(), config.maxRecordLength(), null);
-                if (probePeer < 0) {
-                    probePeer = p;
-                }
-            }
-            if (cmaCause == null && probePeer >= 0) {
-                cmaCause = probe(cma, arena, pids[probePeer],
-                        Long.parseLong(bootstrap.get(key("probe", probePeer))), probePeer);
-            }
-            if (localPeers > 0) {
-                bootstrap.put(key("cma", rank), cmaCause == null ? "ok" : cmaCause);
-                wakeups.fetch(bootstrap, pids, rings, arena);
-            }
-            bootstrap.barrier();
-            wakeups.settle(bootstrap, rings);
-            // Every same-host rank has mapped every inbox: unlink them all. Each rank removes the
-            // files of all its peers as well as its own, so that none survives even if its owner
-            // dies right now, and none is visible once any rank has returned from open.
-            if (created) {
-                Files.deleteIfExists(inboxPath);
-                created = false;
-            }
-            for (int p = 0; p < size; p++) {
-                if (rings[p] != null) {
-                    Files.deleteIfExists(InboxFile.path(config.directory(), bootstrap.jobId(), p));
-                }
-            }
-            for (int p = 0; p < size && cmaCause == null; p++) {
-                if (rings[p] != null) {
-                    String verdict = bootstrap.get(key("cma", p));
-                    if (!"ok".equals(verdict)) {
-                        cmaCause = "rank " + p + " cannot use CMA: " + verdict;
-                    }
-                }
-            }
-            if (localPeers == 0) {
-                cmaCause = "no peer on this host";
-            }
-            removeHook(unlinkOnExit);
-            return new ShmTransport(context, config, arena, inboxPath, inbox, pids, rings, cma,
-                    cmaCause == null, cmaCause, wakeups);
-        } catch (IOException | RuntimeException e) {
-            removeHook(unlinkOnExit);
-            wakeups.close();
-            cleanUpFailedOpen(arena, created ? inboxPath : null);
-            throw new TransportException("shm transport of rank " + rank + " failed to open: " + e, e);
-        } catch (TransportException e) {
-            removeHook(unlinkOnExit);
-            wakeups.close();
-            cleanUpFailedOpen(arena, created ? inboxPath : null);
-            throw e;
-        }
+        return ShmOpen.open(context, config);
     }
 
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException exiting) {
-            // the JVM is exiting and runs the hook: harmless, the file is gone or going
-        }
-    }
-
-    private static void cleanUpFailedOpen(Arena arena, Path created) {
-        if (created != null) {
-            try {
-                Files.deleteIfExists(created);
-            } catch (IOException ignored) {
-                // best effort: the open already failed for a reason we report
-            }
-        }
-        arena.close();
-    }
-
-    /** Reads the peer's probe word through CMA: null when it worked, else why not. */
-    private static String probe(CrossMemoryAttach cma, Arena arena, int pid, long address, int peer) {
-        MemorySegment word = arena.allocate(8, 8);
-        int e = cma.read(pid, word, address);
-        if (e != 0) {
-            return "process_vm_readv of rank " + peer + " refused: " + LinuxSyscalls.describe(e);
-        }
-        if (word.get(ValueLayout.JAVA_LONG, 0) != InboxDescriptor.PROBE_MAGIC) {
-            return "process_vm_readv of rank " + peer + " read the wrong data";
-        }
-        return null;
-    }
-
-    private static KeyTable keyTable(MpscRing ring, ShmConfiguration config) {
+    static KeyTable keyTable(MpscRing ring, ShmConfiguration config) {
         return new KeyTable(ring.buffer().asSlice(InboxDescriptor.keyTableOffset(config.inboxSize()),
                 KeyTableDescriptor.LENGTH));
-    }
-
-    private static String key(String what, int rank) {
-        return "shm." + what + "." + rank;
     }
 
     // ------------------------------------------------------------------ Transport
@@ -337,7 +198,53 @@ public final class ShmTransport implements Transport {
 
     @Override
     public <T> T extension(Class<T> type) {
-        return type == SharedSegments.class ? type.cast(segments) : null;
+        return type == SharedSegments.class ? type.cast(segments)
+                : type == DynamicPeers.class ? type.cast(foreign) : null;
+    }
+
+    // ------------------------------------------------------------------ peers of other worlds
+
+    /**
+     * This rank's inbox, made now if its world has no other rank on this host (the name is
+     * unlinked at once: the descriptor, kept open, is how other worlds open it); null when it
+     * cannot be made (other worlds then reach this process over another transport).
+     */
+    MpscRing inboxForOtherWorlds() {
+        if (inbox != null || closed) {
+            return inbox;
+        }
+        Path path = inboxPath;
+        try {
+            InboxFile.Created made = InboxFile.create(path, config.inboxSize(), config.maxRecordLength(),
+                    ProcessHandle.current().pid(), arena);
+            Files.deleteIfExists(path);
+            MpscRing ring = new MpscRing(made.file(), config.inboxSize(), config.maxRecordLength(),
+                    arena.allocate(config.maxRecordLength(), 64), arena.allocate(Futex.TIMESPEC_SIZE, 8));
+            wakeups.createLocal(config.eventFd());
+            registrations.publishTo(keyTable(ring, config));
+            inboxFd = made.fd();
+            inbox = ring;
+            waitSource.attach(ring, wakeups.eventFd());
+            return ring;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The inbox file's descriptor (see {@link #inboxForOtherWorlds}), or -1. */
+    int inboxFd() {
+        return inboxFd;
+    }
+
+    /** The eventfd peers write to wake this rank, or -1 when it sleeps on the inbox futex. */
+    int eventFdForOtherWorlds() {
+        return wakeups.eventFd();
+    }
+
+    /** Makes peer number {@code peer} the process {@code pid} of another world, whose inbox is {@code ring}. */
+    void addForeignPeer(int peer, int pid, MpscRing ring) {
+        pids[peer] = pid;
+        peerRings[peer] = ring;
     }
 
     @Override
@@ -357,7 +264,8 @@ public final class ShmTransport implements Transport {
         ShmEndpoint endpoint = endpoints[peer];
         if (endpoint == null) {
             endpoint = new ShmEndpoint(this, peer, pids[peer], peerRings[peer],
-                    keyTable(peerRings[peer], config), rank, config.eagerSize());
+                    keyTable(peerRings[peer], config), peer < worldSize ? rank : foreign.source(),
+                    config.eagerSize());
             endpoints[peer] = endpoint;
         }
         return endpoint;
@@ -485,6 +393,9 @@ public final class ShmTransport implements Transport {
             if (completions.pending()) {
                 work += completions.deliver(handler);
             }
+            if (foreign.hasReady()) {
+                work += foreign.deliverReady(); // before the inbox: they came first
+            }
             if (inbox != null) {
                 work += drainInbox();
             }
@@ -551,14 +462,17 @@ public final class ShmTransport implements Transport {
             }
             final int length = ring.length(record);
             final int type = (int) RECORD_INT.get(buffer, record + TYPE_OFFSET);
-            final int source = (int) RECORD_INT.get(buffer, record + SOURCE_OFFSET);
+            int source = (int) RECORD_INT.get(buffer, record + SOURCE_OFFSET);
             try {
-                switch (type) {
-                    case RecordDescriptor.TYPE_MESSAGE -> handler.onReceive(source,
-                            buffer, record + HEADER_LENGTH, length - HEADER_LENGTH);
-                    case RecordDescriptor.TYPE_IMMEDIATE -> handler.onImmediate(source,
-                            (int) RECORD_INT.get(buffer, record + AUX_OFFSET));
-                    default -> emulated.onRecord(type, source, buffer, record, length);
+                if (source >= ForeignInboxes.SOURCE_BASE) {
+                    final int raw = source;
+                    source = foreign.peerOf(raw);
+                    if (source < 0) {
+                        foreign.park(raw, type, buffer, record, length);
+                    }
+                }
+                if (source >= 0) {
+                    deliver(type, source, buffer, record, length);
                 }
             } finally {
                 ring.release(record, length);
@@ -566,6 +480,17 @@ public final class ShmTransport implements Transport {
             n++;
         }
         return n;
+    }
+
+    /** Hands one record from peer {@code source} to the runtime or to the emulated operations. */
+    void deliver(int type, int source, MemorySegment buffer, long record, int length) {
+        switch (type) {
+            case RecordDescriptor.TYPE_MESSAGE -> handler.onReceive(source,
+                    buffer, record + HEADER_LENGTH, length - HEADER_LENGTH);
+            case RecordDescriptor.TYPE_IMMEDIATE -> handler.onImmediate(source,
+                    (int) RECORD_INT.get(buffer, record + AUX_OFFSET));
+            default -> emulated.onRecord(type, source, buffer, record, length);
+        }
     }
 
 
@@ -589,9 +514,18 @@ public final class ShmTransport implements Transport {
     }
 
     private void checkPeer(int peer) {
-        if (!failed[peer] && !cma.alive(pids[peer])) {
+        if (!failed[peer] && !cma.alive(pids[peer]) && !finalizedElsewhere(peer)) {
             reportFailure(peer, "process " + pids[peer] + " of rank " + peer + " on this host is gone");
         }
+    }
+
+    /**
+     * True for a peer of another world that closed its transport (MPI_Finalize) before it
+     * ended: its own world finalizes with it, ours need not (the mapping of its inbox outlives it).
+     */
+    private boolean finalizedElsewhere(int peer) {
+        return peer >= worldSize && (int) RECORD_INT.getVolatile(peerRings[peer].buffer(),
+                (long) InboxDescriptor.FINALIZED_OFFSET) == 1;
     }
 
     void reportFailure(int peer, String reason) {
@@ -627,8 +561,16 @@ public final class ShmTransport implements Transport {
             return;
         }
         closed = true;
+        if (inbox != null) {
+            RECORD_INT.setVolatile(inbox.buffer(), (long) InboxDescriptor.FINALIZED_OFFSET, 1);
+        }
         segments.closeAll();
         wakeups.close();
+        foreign.close();
+        if (inboxFd >= 0) {
+            FileDescriptors.close(LinuxSyscalls.allocateErrno(arena), inboxFd);
+            inboxFd = -1;
+        }
         try {
             Files.deleteIfExists(inboxPath);
         } catch (IOException ignored) {

@@ -23,9 +23,10 @@ import org.verbatim.spi.WaitSource;
  * here, so the runtime parks briefly instead.
  */
 final class ShmWaitSource implements WaitSource {
-    private final MpscRing inbox;
+    /** Null until the transport has an inbox (made late for peers of other worlds): dormant. */
+    private MpscRing inbox;
     private final BooleanSupplier idle;
-    private final int eventFd;
+    private int eventFd;
     private final MemorySegment pollfd;
     private final MemorySegment timespec;
     private final MemorySegment drain;
@@ -43,6 +44,18 @@ final class ShmWaitSource implements WaitSource {
         this.drain = arena.allocate(8, 8);
         this.errno = LinuxSyscalls.allocateErrno(arena);
         FileDescriptors.setPollfd(pollfd, 0, eventFd, FileDescriptors.POLLIN);
+    }
+
+    /** The inbox made after open (for peers of other worlds) and its eventfd, or -1. */
+    void attach(MpscRing lateInbox, int lateEventFd) {
+        this.eventFd = lateEventFd;
+        FileDescriptors.setPollfd(pollfd, 0, lateEventFd, FileDescriptors.POLLIN);
+        this.inbox = lateInbox;
+    }
+
+    @Override
+    public boolean dormant() {
+        return inbox == null;
     }
 
     @Override

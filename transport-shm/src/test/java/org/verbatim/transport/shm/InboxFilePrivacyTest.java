@@ -44,7 +44,7 @@ class InboxFilePrivacyTest {
         SecondUser other = SecondUser.obtain();
         Assumptions.assumeTrue(other != null, () -> "skipped: " + SecondUser.whyNot);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment inbox = InboxFile.create(path, CAPACITY, RECORD, 1, arena);
+            MemorySegment inbox = InboxFile.create(path, CAPACITY, RECORD, 1, arena).file();
             inbox.set(ValueLayout.JAVA_LONG, InboxDescriptor.fileSize(CAPACITY) - 8, 0x5EC2E7L);
             SecondUser.Result read = other.runAs("od", "-A", "d", "-t", "x8", path.toString());
             assertNotEquals(0, read.status(), "the second user read the inbox: " + read.output());
@@ -83,7 +83,7 @@ class InboxFilePrivacyTest {
     @Test
     void aPrivateFileOfThisUserMaps() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment created = InboxFile.create(path, CAPACITY, RECORD, 1, arena);
+            MemorySegment created = InboxFile.create(path, CAPACITY, RECORD, 1, arena).file();
             MemorySegment mapped = InboxFile.map(path, CAPACITY, RECORD, arena);
             created.set(ValueLayout.JAVA_LONG, 4096, 42L);
             assertEquals(42L, mapped.get(ValueLayout.JAVA_LONG, 4096));
