@@ -12,18 +12,27 @@ import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TagFilter;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
-/** Runs JUnit classes (or Class#method) without Maven; prints per-class counts and failures. */
+/**
+ * Runs JUnit classes (or Class#method) without Maven; prints per-class counts and failures.
+ * {@code -Druntests.tags=rdma} runs only the tests with one of those tags.
+ */
 public class RunTests {
     public static void main(String[] args) {
         List<DiscoverySelector> sel = new ArrayList<>();
         for (String a : args) {
             sel.add(a.contains("#") ? selectMethod(a) : selectClass(a));
         }
-        LauncherDiscoveryRequest req = LauncherDiscoveryRequestBuilder.request().selectors(sel).build();
+        LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request().selectors(sel);
+        String tags = System.getProperty("runtests.tags", "");
+        if (!tags.isEmpty()) {
+            builder.filters(TagFilter.includeTags(tags.split(",")));
+        }
+        LauncherDiscoveryRequest req = builder.build();
         Launcher launcher = LauncherFactory.create();
         Map<String, int[]> counts = new TreeMap<>();
         long[] start = new long[1];

@@ -22,7 +22,7 @@ class IwarpSetupFailureTest {
         List<String> env = new ArrayList<>(IwarpJobs.env("all"));
         env.add("VERBATIM_IWARP_ADDRESS=192.0.2.1");
         env.add("VERBATIM_IWARP_PORT=4791");
-        MpiJob job = MpiJob.run(2, 200, env, "256m", PointToPointProgram.class, "2", IwarpJobs.EAGER_LIMIT);
+        MpiJob job = MpiJob.run(2, 500, env, "256m", PointToPointProgram.class, "2", IwarpJobs.EAGER_LIMIT);
         assertNotEquals(0, job.status(), job::report);
         assertTrue(job.err().contains("siw0") && job.err().contains("192.0.2.1:4791"), job::report);
     }

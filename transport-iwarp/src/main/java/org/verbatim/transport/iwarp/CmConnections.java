@@ -2,9 +2,7 @@ package org.verbatim.transport.iwarp;
 
 import static org.verbatim.verbs.raw.rdma_cma_h_constants.*;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
@@ -47,9 +45,14 @@ import org.verbatim.verbs.QueuePair;
  * before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
  * the runtime keeps the messages queued.
  *
- * <p>Any RDMA CM failure (address or route resolution, rejection, unreachable peer, no answer
- * within {@code connect-timeout}) fails the peer with a message naming the device, the local
- * address and the peer's address and port. Runs on the progressing thread.
+ * <p>An attempt that fails (address or route resolution, rejection, unreachable peer: Soft-iWARP
+ * gives up on the MPA reply after 5 s) is made again with a fresh RDMA CM id and a fresh queue
+ * pair (siw refuses to connect a queue pair twice), after a backoff, a bounded number of times
+ * ({@link ConnectAttempts}); the server tears down an accepted connection whose client gave up
+ * (the accept failed, or the connection ended before the client's first message) and waits for
+ * the next request. When the attempts or {@code connect-timeout} run out, the peer fails with a
+ * message naming the device, the local address and port, and the peer's address and port. Runs on
+ * the progressing thread.
  */
 final class CmConnections {
     private static final Logger LOG = LoggerFactory.getLogger(CmConnections.class);
@@ -65,6 +68,8 @@ final class CmConnections {
         RECOVERING,
         /** Server side, endpoint at INIT (all at once, or drained and reset): waiting for the client's request. */
         AWAITING_REQUEST,
+        /** The last attempt failed: the next starts after a backoff (a client connects, a server asks again). */
+        RETRY_WAIT,
         FAILED
     }
 
@@ -79,15 +84,15 @@ final class CmConnections {
     private final InetSocketAddress local;
     private final int rank;
     private final long timeoutNanos;
+    private final ConnectAttempts attempts;
     private final State[] state;
     private final CmId[] ids;
     private final long[] started;
-    private final InetSocketAddress[] addresses;
+    private final PeerAddresses addresses;
     private final Map<Long, Integer> peerOfId = new HashMap<>();
     /** A client's request that came while this (server) side was still draining its queue pair. */
     private final CmId[] heldRequests;
     private final Map<Long, CallMe> calls = new HashMap<>();
-    private Bootstrap bootstrap;
     private int inProgress;
     private int connected;
     /** Set while connections are made inside open: failures go here, not to the runtime. */
@@ -101,11 +106,12 @@ final class CmConnections {
         this.device = device;
         this.rank = rank;
         this.timeoutNanos = TimeUnit.SECONDS.toNanos(config.connectTimeoutSeconds);
+        this.attempts = new ConnectAttempts(size, timeoutNanos);
         this.state = new State[size];
         java.util.Arrays.fill(state, State.NONE);
         this.ids = new CmId[size];
         this.started = new long[size];
-        this.addresses = new InetSocketAddress[size];
+        this.addresses = new PeerAddresses(size);
         this.heldRequests = new CmId[size];
         this.channel = new EventChannel();
         InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
@@ -115,7 +121,7 @@ final class CmConnections {
             listener.listen(BACKLOG);
         } catch (RuntimeException e) {
             channel.close();
-            throw new IllegalStateException("binding the listener to " + text(bindTo) + " on " + device.describe()
+            throw new IllegalStateException("binding the listener to " + PeerAddresses.text(bindTo) + " on " + device.describe()
                     + " (rdma_bind_addr, rdma_listen): " + e.getMessage(), e);
         }
         this.local = new InetSocketAddress(device.address(), listener.localPort());
@@ -123,7 +129,7 @@ final class CmConnections {
 
     /** Publishes this rank's listening address ({@code iwarp.<rank> = address:port}). */
     void publish(Bootstrap bootstrap) {
-        this.bootstrap = bootstrap;
+        addresses.bootstrap(bootstrap);
         bootstrap.put("iwarp." + rank, device.address().getHostAddress() + ":" + local.getPort());
     }
 
@@ -204,9 +210,9 @@ final class CmConnections {
             CmId id = channel.createId();
             ids[peer] = id;
             peerOfId.put(id.address(), peer);
-            id.resolveAddress(address(peer), RESOLVE_MS);
+            id.resolveAddress(addresses.of(peer), RESOLVE_MS);
         } catch (RuntimeException e) {
-            fail(peer, "rdma_resolve_addr: " + e.getMessage());
+            attemptFailed(peer, "rdma_resolve_addr: " + e.getMessage());
         }
     }
 
@@ -217,9 +223,9 @@ final class CmConnections {
             qp.toInit(1, engine.queuePairAccess(), 0);
             CmId id = channel.createId();
             calls.put(id.address(), new CallMe(peer, id, qp));
-            id.resolveAddress(address(peer), RESOLVE_MS);
+            id.resolveAddress(addresses.of(peer), RESOLVE_MS);
         } catch (RuntimeException e) {
-            fail(peer, "asking it to connect (rdma_resolve_addr): " + e.getMessage());
+            retry(peer, "asking it to connect (rdma_resolve_addr): " + e.getMessage());
         }
     }
 
@@ -234,16 +240,22 @@ final class CmConnections {
             try {
                 handle(e);
             } catch (RuntimeException ex) {
+                CallMe call = calls.get(e.id());
                 Integer peer = peerOfId.get(e.id());
-                if (peer != null) {
-                    fail(peer, ex.getMessage());
+                if (call != null) {
+                    endCall(call);
+                    if (state[call.peer] == State.CALLING) {
+                        retry(call.peer, ex.getMessage() + " (asking it to connect)");
+                    }
+                } else if (peer != null) {
+                    attemptFailed(peer, ex.getMessage());
                 } else {
                     LOG.warn("iwarp: rank {}: connection event {} failed: {}", rank, e.type(), ex.toString());
                 }
             }
         }
         if (inProgress > 0) {
-            checkTimeouts();
+            checkTimes();
         }
         return n;
     }
@@ -284,16 +296,18 @@ final class CmConnections {
             }
             case RDMA_CM_EVENT_DISCONNECTED -> {
                 // the peer's queue pair went to error (or it closed): re-establish, as after an
-                // error completion here
-                LOG.debug("iwarp: rank {}: connection to rank {} closed by the peer", rank, p);
+                // error completion here; an accepted connection whose client gave up is dropped
+                LOG.debug("iwarp: rank {}: connection to rank {} closed by the peer ({})", rank, p, state[p]);
                 if (state[p] == State.CONNECTED) {
                     recover(p);
+                } else if (state[p] == State.ACCEPTED) {
+                    abandonAccept(p, "closed before the client's first message");
                 }
             }
             case RDMA_CM_EVENT_TIMEWAIT_EXIT -> { }
             default -> {
                 if (state[p] != State.CONNECTED) {
-                    fail(p, failure(e));
+                    attemptFailed(p, CmFailures.describe(e));
                 }
             }
         }
@@ -319,11 +333,16 @@ final class CmConnections {
             }
             return;
         }
+        if (kind == CONNECT && valid && from > rank && state[from] == State.ACCEPTED) {
+            // a new attempt: the client gave up on the one accepted before (no first message)
+            abandonAccept(from, "the client asked again");
+        }
         if (kind == CONNECT && valid && from > rank && state[from] == State.AWAITING_REQUEST) {
             accept(from, id);
             return;
         }
-        if (kind == CONNECT && valid && from > rank && (state[from] == State.NONE || state[from] == State.CALLING)) {
+        if (kind == CONNECT && valid && from > rank && (state[from] == State.NONE || state[from] == State.CALLING
+                || state[from] == State.RETRY_WAIT)) {
             if (state[from] == State.NONE) {
                 begin(from);
             }
@@ -333,6 +352,9 @@ final class CmConnections {
         }
         try {
             id.reject(new byte[0]);
+        } catch (RuntimeException ex) {
+            // the requester gave up already (siw: no MPA reply within 5 s); a CALL_ME still counts
+            LOG.debug("iwarp: rank {}: rejecting a connect request from rank {}: {}", rank, from, ex.toString());
         } finally {
             id.close();
         }
@@ -356,7 +378,7 @@ final class CmConnections {
             default -> {
                 endCall(call);
                 if (state[call.peer] == State.CALLING) {
-                    fail(call.peer, failure(e) + " (asking it to connect)");
+                    retry(call.peer, CmFailures.describe(e) + " (asking it to connect)");
                 }
             }
         }
@@ -391,8 +413,8 @@ final class CmConnections {
     }
 
     /**
-     * {@code ep}'s queue pair has drained after an error: its old RDMA CM id goes, the queue pair is
-     * reset to INIT with its receive buffers, and the connection is made again, the client
+     * {@code ep}'s queue pair has drained after an error: its old RDMA CM id goes, a fresh queue
+     * pair at INIT takes its place with the receive buffers, and the connection is made again, the client
      * connecting and the server accepting (at once if the client's request is already held).
      */
     void drained(VerbsEndpoint ep) {
@@ -411,11 +433,9 @@ final class CmConnections {
             old.close();
         }
         try {
-            ep.queuePair().reset();
-            ep.queuePair().toInit(1, engine.queuePairAccess(), 0);
-            engine.reopen(ep);
+            engine.replaceQueuePair(ep, freshQueuePair()); // siw refuses to connect a queue pair again
         } catch (RuntimeException e) {
-            fail(p, "resetting the queue pair after an error: " + e.getMessage());
+            fail(p, "a new queue pair after an error: " + e.getMessage());
             return;
         }
         if (p < rank) {
@@ -436,24 +456,109 @@ final class CmConnections {
         try {
             id.accept(parameters(CONNECT), engine.endpoint(from).queuePair());
         } catch (RuntimeException e) {
-            fail(from, "rdma_accept: " + e.getMessage());
+            abandonAccept(from, "rdma_accept: " + e.getMessage()); // the client gave up: it asks again
         }
+    }
+
+    // ------------------------------------------------------------------ failed attempts
+
+    /** An attempt to {@code peer} failed with {@code what}: made again if it may be, else the peer fails. */
+    private void attemptFailed(int peer, String what) {
+        switch (state[peer]) {
+            case RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, CALLING -> retry(peer, what);
+            case ACCEPTED -> abandonAccept(peer, what);
+            default -> fail(peer, what);
+        }
+    }
+
+    /**
+     * Schedules the next attempt to {@code peer} after a backoff, or fails it when the attempts or
+     * the time run out. A client's RDMA CM id goes and its endpoint gets a fresh queue pair; a
+     * server's CALL_ME used a throwaway one.
+     */
+    private void retry(int peer, String what) {
+        if (!attempts.failed(peer, started[peer], System.nanoTime())) {
+            fail(peer, what + " (" + attempts.failures(peer) + " attempts in "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]) + " ms)");
+            return;
+        }
+        LOG.debug("iwarp: rank {}: attempt {} to rank {} failed, trying again: {}", rank,
+                attempts.failures(peer), peer, what);
+        if (peer < rank) {
+            dropId(peer);
+            try {
+                engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
+            } catch (RuntimeException e) {
+                fail(peer, what + "; a new queue pair for the next attempt: " + e.getMessage());
+                return;
+            }
+        }
+        state[peer] = State.RETRY_WAIT;
+    }
+
+    /**
+     * Server side: the connection accepted from {@code peer} did not come up ({@code what}): its id
+     * and queue pair go (a fresh one waits), and the client's next request is accepted.
+     */
+    private void abandonAccept(int peer, String what) {
+        LOG.debug("iwarp: rank {}: dropping the connection accepted from rank {}: {}", rank, peer, what);
+        dropId(peer);
+        try {
+            engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
+        } catch (RuntimeException e) {
+            fail(peer, what + "; a new queue pair for the next request: " + e.getMessage());
+            return;
+        }
+        state[peer] = State.AWAITING_REQUEST;
+    }
+
+    private void dropId(int peer) {
+        CmId old = ids[peer];
+        ids[peer] = null;
+        if (old != null) {
+            peerOfId.remove(old.address());
+            old.close();
+        }
+    }
+
+    private QueuePair freshQueuePair() {
+        QueuePair qp = engine.createQueuePair();
+        try {
+            qp.toInit(1, engine.queuePairAccess(), 0);
+        } catch (RuntimeException e) {
+            qp.close();
+            throw e;
+        }
+        return qp;
     }
 
     private void up(int peer) {
         state[peer] = State.CONNECTED;
+        attempts.reset(peer);
         inProgress--;
         connected++;
         LOG.debug("iwarp: rank {}: connected to rank {} in {} ms", rank, peer,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]));
     }
 
-    private void checkTimeouts() {
+    /** Fails connections past the time limit; starts the attempts whose backoff is over. */
+    private void checkTimes() {
         long now = System.nanoTime();
         for (int p = 0; p < state.length; p++) {
             State s = state[p];
-            if (s != State.NONE && s != State.CONNECTED && s != State.FAILED && now - started[p] > timeoutNanos) {
-                fail(p, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (" + s + ")");
+            if (s == State.NONE || s == State.CONNECTED || s == State.FAILED) {
+                continue;
+            }
+            if (now - started[p] > timeoutNanos) {
+                fail(p, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (" + s
+                        + (attempts.failures(p) > 0 ? ", " + (attempts.failures(p) + 1) + " attempts" : "") + ")");
+            } else if (s == State.RETRY_WAIT && attempts.due(p, now)) {
+                engine.counters().connectResend();
+                if (p < rank) {
+                    connect(p);
+                } else {
+                    callMe(p);
+                }
             }
         }
     }
@@ -466,7 +571,7 @@ final class CmConnections {
             inProgress--;
         }
         state[peer] = State.FAILED;
-        String reason = "iwarp: rank " + rank + " could not connect to rank " + peer + " at " + describePeer(peer)
+        String reason = "iwarp: rank " + rank + " could not connect to rank " + peer + " at " + addresses.describe(peer)
                 + " from " + device.describe() + " port " + local.getPort() + ": " + what;
         LOG.debug(reason);
         if (opening) {
@@ -478,61 +583,14 @@ final class CmConnections {
         }
     }
 
-    private String describePeer(int peer) {
-        try {
-            return text(address(peer));
-        } catch (RuntimeException e) {
-            return "(no address: " + e.getMessage() + ")";
-        }
-    }
-
-    /** What a failure event means, in words, with its status. */
-    static String failure(CmEvent e) {
-        String what = switch (e.type()) {
-            case RDMA_CM_EVENT_ADDR_ERROR -> "address resolution failed (ADDR_ERROR)";
-            case RDMA_CM_EVENT_ROUTE_ERROR -> "route resolution failed (ROUTE_ERROR)";
-            case RDMA_CM_EVENT_CONNECT_ERROR -> "connection error (CONNECT_ERROR)";
-            case RDMA_CM_EVENT_UNREACHABLE -> "peer unreachable (UNREACHABLE)";
-            case RDMA_CM_EVENT_REJECTED -> "connection refused (REJECTED): nothing listens there, or it refused";
-            case RDMA_CM_EVENT_DEVICE_REMOVAL -> "the device was removed (DEVICE_REMOVAL)";
-            default -> "unexpected connection event " + e.type();
-        };
-        return what + ", status " + e.status();
-    }
-
     private CmConnectParameters parameters(int kind) {
         byte[] data = ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
         return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(), data, 7, 7);
     }
 
-    /** The listening address {@code peer} published. */
-    private InetSocketAddress address(int peer) {
-        InetSocketAddress a = addresses[peer];
-        if (a != null) {
-            return a;
-        }
-        String value = bootstrap == null ? null : bootstrap.get("iwarp." + peer);
-        if (value == null) {
-            throw new IllegalStateException("rank " + peer + " published no iwarp address");
-        }
-        int colon = value.lastIndexOf(':');
-        try {
-            a = new InetSocketAddress(InetAddress.getByName(value.substring(0, colon)),
-                    Integer.parseInt(value.substring(colon + 1)));
-        } catch (UnknownHostException | RuntimeException e) {
-            throw new IllegalStateException("rank " + peer + " published a bad iwarp address: " + value, e);
-        }
-        addresses[peer] = a;
-        return a;
-    }
-
     /** Connects to {@code peer} at {@code address} instead of what it published (tests: a refused connection). */
     void useAddress(int peer, InetSocketAddress address) {
-        addresses[peer] = address;
-    }
-
-    static String text(InetSocketAddress a) {
-        return a.getAddress().getHostAddress() + ":" + a.getPort();
+        addresses.use(peer, address);
     }
 
     /** Destroys every RDMA CM id (the listener's too) and the event channel; before the data path closes. */

@@ -86,7 +86,10 @@ public final class VerbsCounters {
         return connectRequests;
     }
 
-    /** Connection datagrams sent again: no answer came in time, or the peer asked again. */
+    /**
+     * Connection requests sent again: no answer came in time, or the peer asked again (ib's
+     * datagrams); an RDMA CM attempt that failed, made again on a fresh queue pair (iwarp).
+     */
     public long connectResends() {
         return connectResends;
     }

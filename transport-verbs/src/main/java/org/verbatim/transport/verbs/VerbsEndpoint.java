@@ -26,7 +26,8 @@ public final class VerbsEndpoint implements Endpoint {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     final int peer;
-    final QueuePair qp;
+    /** Replaced only before the connection was first up ({@link VerbsEngine#replaceQueuePair}). */
+    QueuePair qp;
     final OutstandingRequests requests;
     private final VerbsEngine t;
     private final SendRequest wr;

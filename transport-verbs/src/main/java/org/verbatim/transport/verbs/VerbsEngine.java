@@ -397,6 +397,38 @@ public final class VerbsEngine implements AutoCloseable {
         recovery.drained = listener;
     }
 
+    /**
+     * Gives {@code ep}, whose connection is not up (never yet, or recovering after its drain), the
+     * queue pair {@code qp} (at INIT) in place of its current one: a queue pair that was connected,
+     * or whose connection attempt failed, cannot be connected again on Soft-iWARP (EINVAL), so the
+     * RDMA CM makes each attempt with a fresh one. The old queue pair goes to error and stays open, unmapped, until the engine
+     * closes (its flushed receives still name its number, which a destroyed queue pair's
+     * successor could be given); the per-connection receive buffers are posted on the new one.
+     */
+    public void replaceQueuePair(VerbsEndpoint ep, QueuePair qp) {
+        if (!ep.connecting && !ep.recovering) {
+            throw new IllegalStateException("rank " + ep.peer + ": the queue pair of a connection that is up"
+                    + " is not replaced");
+        }
+        QueuePair old = ep.qp;
+        for (int i = 0; i < qpnCount; i++) {
+            if (qpnKeys[i] == old.qpNum() && qpnPeers[i] == ep.peer) {
+                qpnKeys[i] = qp.qpNum();
+            }
+        }
+        try {
+            old.toError();
+        } catch (RuntimeException e) {
+            LOG.debug("rank {}: the replaced queue pair {} to rank {} did not go to error: {}", rank,
+                    old.qpNum(), ep.peer, e.toString());
+        }
+        ep.qp = qp;
+        ep.remoteQpn = 0;
+        if (srq == null) {
+            ep.receivesPosted = options.srBuffers() - receiveBuffers.postAll(ep.slab, null, qp);
+        }
+    }
+
     /** {@code ep}'s queue pair is at INIT again: posts its per-connection receive buffers anew. */
     public void reopen(VerbsEndpoint ep) {
         if (srq == null) {
@@ -541,7 +573,15 @@ public final class VerbsEngine implements AutoCloseable {
             int peer = peerOf(recvWc.qpNum(i));
             int status = recvWc.status(i);
             VerbsEndpoint ep = peer < 0 ? null : endpoints[peer];
-            if (ep != null && srq == null) {
+            if (ep == null) {
+                // a replaced queue pair's flushed receive (replaceQueuePair): its buffer is posted
+                // on the new one already, or back to the SRQ here
+                if (srq != null && status == IBV_WC_SUCCESS && repostCount < reposts.length) {
+                    reposts[repostCount++] = id;
+                }
+                continue;
+            }
+            if (srq == null) {
                 ep.receivesPosted--;
             }
             if (status != IBV_WC_SUCCESS) {
