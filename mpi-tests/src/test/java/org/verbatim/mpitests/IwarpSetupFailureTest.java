@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
  * and the port, instead of a hang or a bare errno.
  */
 @Tag("rdma")
-@Timeout(300)
+@Timeout(600)
 class IwarpSetupFailureTest {
     @Test
     void unusableAddressEndsTheJobNamingDeviceAddressAndPort() throws Exception {
