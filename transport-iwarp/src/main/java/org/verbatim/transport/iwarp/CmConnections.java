@@ -61,6 +61,7 @@ final class CmConnections {
     static final int CALL_ME = 0x49570002;
     private static final int RESOLVE_MS = 5_000;
     private static final int BACKLOG = 128;
+    private static final long POLL_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     enum State {
         NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED,
@@ -98,6 +99,8 @@ final class CmConnections {
     /** Set while connections are made inside open: failures go here, not to the runtime. */
     private String openFailure;
     private boolean opening;
+    /** When {@link #poll} ran last: time this process spent outside MPI does not count against a connection. */
+    private long lastPoll = System.nanoTime();
 
     CmConnections(IwarpTransport transport, VerbsEngine engine, IwarpDevice device, int rank, int size,
                   IwarpConfiguration config) {
@@ -233,6 +236,16 @@ final class CmConnections {
 
     /** Handles the waiting connection events and checks the time limit; returns the events handled. */
     int poll() {
+        long now = System.nanoTime();
+        long gap = now - lastPoll;
+        lastPoll = now;
+        if (gap > POLL_GAP_NANOS && inProgress > 0) {
+            // this process computed outside MPI (or was not scheduled): its connections' time
+            // limits and attempts count only the time it could answer connection events
+            for (int p = 0; p < state.length; p++) {
+                started[p] += gap;
+            }
+        }
         int n = 0;
         CmEvent e;
         while ((e = channel.pollEvent()) != null) {
@@ -478,8 +491,8 @@ final class CmConnections {
      */
     private void retry(int peer, String what) {
         if (!attempts.failed(peer, started[peer], System.nanoTime())) {
-            fail(peer, what + " (" + attempts.failures(peer) + " attempts in "
-                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]) + " ms)");
+            fail(peer, what + " (" + attempts.failures(peer) + " attempts, "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]) + " ms of progress)");
             return;
         }
         LOG.debug("iwarp: rank {}: attempt {} to rank {} failed, trying again: {}", rank,
