@@ -26,7 +26,7 @@ public final class VerbsEndpoint implements Endpoint {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     final int peer;
-    /** Replaced only before the connection was first up ({@link VerbsEngine#replaceQueuePair}). */
+    /** Replaced only while the connection is not up ({@link VerbsEngine#replaceQueuePair}). */
     QueuePair qp;
     final OutstandingRequests requests;
     private final VerbsEngine t;

@@ -401,9 +401,10 @@ public final class VerbsEngine implements AutoCloseable {
      * Gives {@code ep}, whose connection is not up (never yet, or recovering after its drain), the
      * queue pair {@code qp} (at INIT) in place of its current one: a queue pair that was connected,
      * or whose connection attempt failed, cannot be connected again on Soft-iWARP (EINVAL), so the
-     * RDMA CM makes each attempt with a fresh one. The old queue pair goes to error and stays open, unmapped, until the engine
-     * closes (its flushed receives still name its number, which a destroyed queue pair's
-     * successor could be given); the per-connection receive buffers are posted on the new one.
+     * RDMA CM makes each attempt with a fresh one. The old queue pair goes to error and stays
+     * open, unmapped, until the engine closes (its flushed receives still name its number, which
+     * a destroyed queue pair's successor could be given); the per-connection receive buffers are
+     * posted on the new one.
      */
     public void replaceQueuePair(VerbsEndpoint ep, QueuePair qp) {
         if (!ep.connecting && !ep.recovering) {
