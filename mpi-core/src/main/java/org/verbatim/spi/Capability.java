@@ -55,5 +55,17 @@ public enum Capability {
      * write's inside the initiator's post), and reads streamed worse than writes there (a window
      * of 64 KiB RGETs reached 0.48x of ib_write_bw). The rendezvous prefers RPUT at every size.
      */
-    RDMA_READ_DEFERRED
+    RDMA_READ_DEFERRED,
+    /**
+     * A one-sided operation that the target's registration refuses (a missing right, an unknown
+     * key, a range past the end) is not reported to that operation as
+     * {@link CompletionStatus#REMOTE_ACCESS_ERROR}: on iWARP an RDMA write completes at the
+     * initiator once it has left (RDMAP writes are not acknowledged), the target refuses it
+     * afterwards and ends the connection with a TERMINATE message; operations in flight with it
+     * may complete {@link CompletionStatus#CANCELLED}, and the transport connects again or
+     * reports the peer failed. The target's memory is still left as it was. The device may also not check every right
+     * (Soft-iWARP serves RDMA reads of memory registered without remote read). Only erroneous
+     * programs use a refused key, so protocols lose nothing; tests of the refusal itself skip.
+     */
+    REMOTE_ACCESS_ERRORS_UNREPORTED
 }

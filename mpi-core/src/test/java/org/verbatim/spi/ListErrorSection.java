@@ -3,6 +3,7 @@ package org.verbatim.spi;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -27,6 +28,8 @@ public abstract class ListErrorSection extends ManyRegistrationsSection {
         runRanks(2, r -> {
             Capabilities caps = r.caps();
             assumeTrue(caps.has(Capability.RDMA_WRITE), "no RDMA_WRITE");
+            assumeFalse(caps.has(Capability.REMOTE_ACCESS_ERRORS_UNREPORTED), "the transport says "
+                    + Capability.REMOTE_ACCESS_ERRORS_UNREPORTED + ": a refused write is not reported to it");
             int n = Math.min(REQUESTS, caps.has(Capability.LIST_POST) ? caps.maxListPost() : REQUESTS);
             boolean reads = caps.has(Capability.RDMA_READ);
             int bad = n / 2; // the request that goes to the refusing registration

@@ -2,6 +2,7 @@ package org.verbatim.spi;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -31,6 +32,8 @@ public abstract class ManyRegistrationsSection extends ProgressSection {
         final int count = registrationsAlive();
         runRanks(2, r -> {
             assumeTrue(r.caps().has(Capability.RDMA_WRITE), "no RDMA_WRITE");
+            assumeFalse(r.caps().has(Capability.REMOTE_ACCESS_ERRORS_UNREPORTED), "the transport says "
+                    + Capability.REMOTE_ACCESS_ERRORS_UNREPORTED + ": a refused write is not reported to it");
             long length = (long) (count + 2) * SLICE;
             if (r.rank == 1) {
                 MemorySegment memory = r.allocate(length, CANARY);

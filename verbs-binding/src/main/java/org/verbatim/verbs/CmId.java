@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import org.verbatim.verbs.raw.RuntimeHelper;
+import org.verbatim.verbs.raw.ibv_context;
+import org.verbatim.verbs.raw.verbs_h;
 import org.verbatim.verbs.raw.rdma_cm_id;
 import org.verbatim.verbs.raw.rdma_cma_h;
 import org.verbatim.verbs.raw.rdma_cma_h_constants;
@@ -23,6 +25,59 @@ public final class CmId extends NativeResource {
         Calls.zero(rdma_cma_h.rdma_create_id(state, channel.handle(), out, MemorySegment.NULL, rdma_cma_h_constants.RDMA_PS_TCP),
                 state, "rdma_create_id");
         handle(out.get(ValueLayout.ADDRESS, 0));
+    }
+
+    /** Takes ownership of an id librdmacm created for a CONNECT_REQUEST ({@link CmEvent#id()}). */
+    private CmId(EventChannel channel, long id) {
+        super(channel);
+        handle(MemorySegment.ofAddress(id));
+    }
+
+    /**
+     * The id of a CONNECT_REQUEST event, owned from here: accept or reject it, and close it
+     * (which destroys it) like any other id.
+     */
+    public static CmId ofRequest(EventChannel channel, CmEvent request) {
+        if (!request.isConnectRequest()) {
+            throw new IllegalArgumentException("not a connect request: event " + request.type());
+        }
+        return new CmId(channel, request.id());
+    }
+
+    /** The address of the native id, as events report it ({@link CmEvent#id()}). */
+    public long address() {
+        return handle().address();
+    }
+
+    /**
+     * The name of the device the id is bound to ({@code id->verbs->device}) once its address is
+     * bound or resolved, else null (an address on no RDMA device).
+     */
+    public String deviceName() {
+        MemorySegment verbs = verbsContext();
+        if (verbs.address() == 0) {
+            return null;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment device = ibv_context.device(verbs.reinterpret(ibv_context.sizeof()));
+            return verbs_h.ibv_get_device_name(RuntimeHelper.allocateCallState(a), device).reinterpret(256).getString(0);
+        }
+    }
+
+    /** The local port of the id ({@code rdma_get_src_port}), host order; after bind or resolve. */
+    public int localPort() {
+        checkOpen();
+        try (Arena a = Arena.ofConfined()) {
+            short port = rdma_cma_h.rdma_get_src_port(RuntimeHelper.allocateCallState(a), handle());
+            return Short.toUnsignedInt(Short.reverseBytes(port));
+        }
+    }
+
+    /** {@code rdma_reject} of a CONNECT_REQUEST, with {@code privateData} for the requester. */
+    public void reject(byte[] privateData) {
+        call((s, a) -> rdma_cma_h.rdma_reject(s, handle(),
+                privateData.length == 0 ? MemorySegment.NULL : a.allocateFrom(ValueLayout.JAVA_BYTE, privateData),
+                (byte) privateData.length), "rdma_reject");
     }
 
     /** The verbs context the id is bound to once its address is resolved or bound (NULL before). */
@@ -65,6 +120,16 @@ public final class CmId extends NativeResource {
         call((s, a) -> rdma_cma_h.rdma_connect(s, handle(), connParam(a, params)), "rdma_connect");
     }
 
+    /**
+     * {@code rdma_connect} for a queue pair that is not the id's own: one made with
+     * {@code ibv_create_qp} on a context the caller opened, whose number travels in
+     * {@code conn_param.qp_num} (librdmacm's rule when the id has no queue pair). On iWARP the
+     * kernel then moves that queue pair to RTS when the MPA exchange completes.
+     */
+    public void connect(CmConnectParameters params, QueuePair qp) {
+        call((s, a) -> rdma_cma_h.rdma_connect(s, handle(), withQueuePair(connParam(a, params), qp)), "rdma_connect");
+    }
+
     /** {@code rdma_accept} on the id of a CONNECT_REQUEST ({@link CmConnectParameters#DEFAULT}). */
     public void accept() {
         accept(CmConnectParameters.DEFAULT);
@@ -76,6 +141,16 @@ public final class CmId extends NativeResource {
      */
     public void accept(CmConnectParameters params) {
         call((s, a) -> rdma_cma_h.rdma_accept(s, handle(), connParam(a, params)), "rdma_accept");
+    }
+
+    /** {@code rdma_accept} for a queue pair that is not the id's own (see {@link #connect(CmConnectParameters, QueuePair)}). */
+    public void accept(CmConnectParameters params, QueuePair qp) {
+        call((s, a) -> rdma_cma_h.rdma_accept(s, handle(), withQueuePair(connParam(a, params), qp)), "rdma_accept");
+    }
+
+    private static MemorySegment withQueuePair(MemorySegment param, QueuePair qp) {
+        rdma_conn_param.qp_num(param, qp.qpNum());
+        return param;
     }
 
     /**

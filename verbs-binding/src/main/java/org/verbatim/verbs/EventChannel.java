@@ -8,6 +8,7 @@ import org.verbatim.verbs.raw.rdma_cm_event;
 import org.verbatim.verbs.raw.rdma_cma_h;
 import org.verbatim.verbs.raw.rdma_cma_h_constants;
 import org.verbatim.verbs.raw.rdma_conn_param;
+import org.verbatim.verbs.raw.rdma_event_channel;
 
 /**
  * An RDMA CM event channel ({@code rdma_create_event_channel}); its ids are closed before it.
@@ -25,6 +26,15 @@ public final class EventChannel extends NativeResource {
     /** Creates a TCP-port-space id ({@code rdma_create_id}, RDMA_PS_TCP) on this channel. */
     public CmId createId() {
         return new CmId(this);
+    }
+
+    /**
+     * The next event if one is waiting, else null: {@code poll(2)} on the channel's descriptor
+     * with no timeout, then {@link #nextEvent}. For a progress loop that must not block.
+     */
+    public CmEvent pollEvent() {
+        int fd = rdma_event_channel.fd(rdma_event_channel.reinterpret(handle()));
+        return Poll.readable(fd, 0) ? nextEvent() : null;
     }
 
     /** Blocks for the next event ({@code rdma_get_cm_event}) and acknowledges it. */

@@ -228,6 +228,6 @@ public final class IbTransport implements Transport {
 
     @Override
     public String toString() {
-        return "ib[rank " + rank + ", " + port.describe() + ", " + config.channel.configName() + "]";
+        return "ib[rank " + rank + ", " + port.describe() + ", " + config.channel().configName() + "]";
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.verbatim.spi.TransportException;
+import org.verbatim.transport.verbs.DeviceKind;
 import org.verbatim.verbs.Context;
 import org.verbatim.verbs.DeviceList;
 import org.verbatim.verbs.PortAttributes;
@@ -43,7 +44,7 @@ final class PortSelection {
                     problems.add(name + ": no such device (have " + devices.names() + ")");
                     continue;
                 }
-                if (config.device.isEmpty() && isIwarp(name)) {
+                if (isIwarp(name)) {
                     problems.add(name + ": iWARP device (use transport iwarp)");
                     continue;
                 }
@@ -106,11 +107,7 @@ final class PortSelection {
     }
 
     static boolean isIwarp(String device) {
-        try {
-            return Files.readString(SYSFS.resolve(device).resolve("node_type")).trim().startsWith("4");
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        return DeviceKind.isIwarp(device);
     }
 
     /** The index of the RoCE v2 GID that maps an IPv4 address (::ffff:a.b.c.d), else 0. */

@@ -1,15 +1,10 @@
 package org.verbatim.transport.verbs;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.verbs.AsyncEvent;
 import org.verbatim.verbs.Context;
+import org.verbatim.verbs.Poll;
 import org.verbatim.verbs.raw.ibv_context;
 
 /**
@@ -20,11 +15,6 @@ import org.verbatim.verbs.raw.ibv_context;
  */
 final class AsyncEvents implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncEvents.class);
-    private static final MethodHandle POLL = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("poll").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_INT));
-    private static final short POLLIN = 1;
 
     private final Context context;
     private final Runnable onSrqLimit;
@@ -39,14 +29,9 @@ final class AsyncEvents implements AutoCloseable {
 
     private void run() {
         int fd = ibv_context.async_fd(ibv_context.reinterpret(context.handle()));
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment pollfd = arena.allocate(8, 4);
+        try {
             while (running) {
-                pollfd.set(ValueLayout.JAVA_INT, 0, fd);
-                pollfd.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
-                pollfd.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
-                int ready = (int) POLL.invokeExact(pollfd, 1L, 100);
-                if (!running || ready <= 0 || (pollfd.get(ValueLayout.JAVA_SHORT, 6) & POLLIN) == 0) {
+                if (!Poll.readable(fd, 100) || !running) {
                     continue;
                 }
                 AsyncEvent event = context.nextAsyncEvent();

@@ -11,6 +11,9 @@ import org.verbatim.verbs.raw.verbs_h_constants;
  *
  * @param maxQpWr         work requests per queue
  * @param maxSge          scatter/gather entries per work request
+ * @param maxSgeRd        scatter entries of an RDMA read's local sink ({@code max_sge_rd}; 1 on
+ *                        iWARP, whose read request names one sink buffer; 0 when the device does
+ *                        not say, taken as {@code maxSge})
  * @param maxSrqWr        work requests in a shared receive queue
  * @param maxCqe          entries of a completion queue
  * @param atomicCap       {@code enum ibv_atomic_cap}: IBV_ATOMIC_NONE (0), _HCA (1), _GLOB (2)
@@ -19,20 +22,28 @@ import org.verbatim.verbs.raw.verbs_h_constants;
  * @param vendorId        {@code vendor_id}: the IEEE OUI of the adapter's maker, or a software
  *                        device's own value ({@link #RXE_VENDOR_ID})
  */
-public record DeviceLimits(int maxQpWr, int maxSge, int maxSrqWr, int maxCqe, int atomicCap, int maxQpRdAtom,
+public record DeviceLimits(int maxQpWr, int maxSge, int maxSgeRd, int maxSrqWr, int maxCqe, int atomicCap, int maxQpRdAtom,
                            int maxQpInitRdAtom, int vendorId) {
     /** Soft-RoCE's {@code vendor_id} ({@code RXE_VENDOR_ID} in the kernel's rxe_param.h). */
     public static final int RXE_VENDOR_ID = 0xFFFFFF;
+    /** Soft-iWARP's {@code vendor_id} ({@code SIW_VENDOR_ID} in the kernel's siw.h: "bmt"). */
+    public static final int SIW_VENDOR_ID = 0x626d74;
 
     /** Queries {@code context}. */
     public static DeviceLimits query(Context context) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment attr = context.queryDevice(a);
             return new DeviceLimits(ibv_device_attr.max_qp_wr(attr), ibv_device_attr.max_sge(attr),
+                    ibv_device_attr.max_sge_rd(attr),
                     ibv_device_attr.max_srq_wr(attr), ibv_device_attr.max_cqe(attr),
                     ibv_device_attr.atomic_cap(attr), ibv_device_attr.max_qp_rd_atom(attr),
                     ibv_device_attr.max_qp_init_rd_atom(attr), ibv_device_attr.vendor_id(attr));
         }
+    }
+
+    /** Scatter entries of an RDMA read's sink: {@code max_sge_rd}, or {@code maxSge} when it says 0. */
+    public int readSinkEntries() {
+        return maxSgeRd > 0 ? Math.min(maxSgeRd, maxSge) : maxSge;
     }
 
     /** True when the device runs remote atomics (atomic_cap is not IBV_ATOMIC_NONE). */
@@ -47,6 +58,16 @@ public record DeviceLimits(int maxQpWr, int maxSge, int maxSrqWr, int maxCqe, in
      */
     public boolean readsDeferred() {
         return vendorId == RXE_VENDOR_ID;
+    }
+
+    /**
+     * True when a request posted to a queue pair in the error state comes back flushed, as verbs
+     * specifies. Not on Soft-iWARP (Linux 6.1): moving a queue pair to error flushes what its
+     * send queue holds at once, but a request posted afterwards stays in the user-mapped queue
+     * without a completion (the doorbell's flush has no work request to flush).
+     */
+    public boolean flushesPostsAfterError() {
+        return vendorId != SIW_VENDOR_ID;
     }
 
     /**

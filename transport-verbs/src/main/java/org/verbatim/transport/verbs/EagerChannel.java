@@ -9,6 +9,12 @@ import java.util.Locale;
 public enum EagerChannel {
     /** One shared receive queue for all peers, refilled on its low-watermark event. */
     SRQ(true, false),
+    /**
+     * Per-connection receive buffers with credits, no fast path: a sender never sends more than
+     * the receiver has posted for it. The one design safe on iWARP, which has no receiver-not-ready
+     * retry: a send that finds no posted receive ends the connection (a DDP TERMINATE).
+     */
+    SR(false, false),
     /** Adaptive RDMA fast path plus per-connection receive buffers with credits. */
     ARDMA_SR(false, true),
     /** Adaptive RDMA fast path plus the shared receive queue. */
@@ -32,7 +38,7 @@ public enum EagerChannel {
         return fastPath;
     }
 
-    /** The configuration spelling: srq, ardma-sr, ardma-srq. */
+    /** The configuration spelling: srq, sr, ardma-sr, ardma-srq. */
     public String configName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
@@ -44,6 +50,6 @@ public enum EagerChannel {
                 return c;
             }
         }
-        throw new IllegalArgumentException("not an eager channel: " + value + " (srq, ardma-sr, ardma-srq)");
+        throw new IllegalArgumentException("not an eager channel: " + value + " (srq, sr, ardma-sr, ardma-srq)");
     }
 }

@@ -8,9 +8,11 @@ import org.slf4j.LoggerFactory;
 import org.verbatim.spi.PostStatus;
 
 /**
- * The eager channels' control messages: sends with immediate {@code type << 28 | value} that
+ * The eager channels' control messages: sends with immediate {@code type << 28 | value} (or
+ * that word in band, {@link InBandControl}, where the device has no immediate data) that
  * return per-connection credits (ardma-sr), return fast-path ring credits, offer a ring
- * (address and key in the body) and start using one. Also the set of rings this process polls.
+ * (address and key in the body) and start using one, and the hidden first message of a
+ * connection (iWARP). Also the set of rings this process polls.
  * Runs on the progressing thread.
  */
 final class EagerControl {
@@ -21,6 +23,8 @@ final class EagerControl {
     static final int CREDIT_RING = 2;
     static final int RING_OFFER = 3;
     static final int RING_START = 4;
+    /** The connecting side's first message (iWARP: MPA wants the client to send first); dropped here. */
+    static final int FIRST = 5;
 
     private final VerbsEngine engine;
     private final MemorySegment offerScratch;
@@ -46,6 +50,7 @@ final class EagerControl {
                 ep.inboundStarted = true;
                 addRing(ep);
             }
+            case FIRST -> engine.counters.firstMessagesReceived++;
             default -> LOG.warn("verbs: unknown control message {} from rank {}", type, ep.peer);
         }
     }

@@ -57,7 +57,10 @@ final class EndpointRecovery {
                     + "ERROR to recover it: " + e.getMessage());
             return;
         }
-        ep.markerPosted = ep.postMarker();
+        // Without a marker (a device that would never complete it) the drain waits the grace
+        // period: moving to error flushed every request the send queue held, so what has not come
+        // back by then completed before the error, unsignalled.
+        ep.markerPosted = engine.markerAfterError && ep.postMarker();
         long now = System.nanoTime();
         ep.drainGrace = now + DRAIN_GRACE_NANOS;
         ep.drainDeadline = now + DRAIN_LIMIT_NANOS;
@@ -77,7 +80,7 @@ final class EndpointRecovery {
             if (!ep.markerPosted && ep.requests.outstanding() > 0 && now - ep.drainGrace > 0) {
                 // The device refused the marker: requests without a flushed completion by now
                 // completed before the error (unsignalled ones leave none).
-                ep.requests.retire(ep.requests.next() - 1, CompletionStatus.OK, engine.sendBuffers, engine.handler);
+                ep.requests.retireAll(ep.requests.next() - 1, CompletionStatus.OK, engine.sendBuffers, engine.handler);
             }
             boolean sendsBack = ep.requests.outstanding() == 0;
             // Posted receives come back flushed too; if some do not within the grace period, the

@@ -15,6 +15,12 @@ import org.verbatim.spi.MemoryRegistration;
  * status, the ones before it completed, and every later one comes back flushed. The ring tells
  * which of those were the runtime's one-sided operations (they complete with their status) and
  * which were eager messages or control messages (lost: the caller reports the connection).
+ *
+ * <p>Where reads complete out of order ({@code readsOwnCompletion}: iWARP, whose Soft-iWARP
+ * completes an RDMA write or send once it has left, ahead of an earlier read whose response is
+ * still on its way), a later completion does not retire an RDMA read or atomic posted before it:
+ * only its own completion does (it is always signalled). The ring's tail then waits at the read
+ * while the requests after it are retired.
  */
 final class OutstandingRequests {
     static final byte NONE = 0;
@@ -36,11 +42,25 @@ final class OutstandingRequests {
     private int refunds;
     /** One-sided requests that can be posted again after a flush. */
     final ReplayLog replays;
+    /** Requests retired ahead of the tail (behind a read waiting for its own completion). */
+    private final boolean[] done;
+    private final boolean readsOwnCompletion;
     private long head;
     private long tail;
 
     /** @param depth the send queue depth, a power of two */
     OutstandingRequests(int depth) {
+        this(depth, false);
+    }
+
+    /**
+     * @param depth              the send queue depth, a power of two
+     * @param readsOwnCompletion an RDMA read or atomic is retired only by its own completion (the
+     *                           device completes later requests ahead of it)
+     */
+    OutstandingRequests(int depth, boolean readsOwnCompletion) {
+        this.readsOwnCompletion = readsOwnCompletion;
+        this.done = new boolean[depth];
         if (Integer.bitCount(depth) != 1) {
             throw new IllegalArgumentException("depth must be a power of two: " + depth);
         }
@@ -122,12 +142,35 @@ final class OutstandingRequests {
      * (not a one-sided operation) was among those that failed.
      */
     int retire(long seq, int status, SendBuffers sendBuffers, CompletionHandler handler) {
+        return retire(seq, status, false, sendBuffers, handler);
+    }
+
+    /**
+     * Retires every request up to {@code seq} without a completion of its own: {@code seq} with
+     * {@code status}, the ones before it OK, except RDMA reads and atomics still waiting for their
+     * own completion (out-of-order devices), which complete CANCELLED (posted again if they can
+     * be). For a drain that cannot learn more from the device.
+     */
+    int retireAll(long seq, int status, SendBuffers sendBuffers, CompletionHandler handler) {
+        return retire(seq, status, true, sendBuffers, handler);
+    }
+
+    private int retire(long seq, int status, boolean force, SendBuffers sendBuffers, CompletionHandler handler) {
         int work = 0;
         boolean lost = false;
-        while (tail <= seq && tail < head) {
-            int i = (int) (tail & (depth - 1));
-            int st = tail == seq ? status : CompletionStatus.OK;
-            tail++;
+        for (long s = tail; s <= seq && s < head; s++) {
+            int i = (int) (s & (depth - 1));
+            if (done[i]) {
+                continue;
+            }
+            int st = s == seq ? status : CompletionStatus.OK;
+            if (s != seq && readsOwnCompletion && reads[i]) {
+                if (!force) {
+                    continue; // its own completion retires it
+                }
+                st = CompletionStatus.CANCELLED;
+            }
+            done[i] = true;
             byte kind = kinds[i];
             boolean read = reads[i];
             if (reads[i]) {
@@ -156,6 +199,10 @@ final class OutstandingRequests {
                 lost = true;
             }
             work++;
+        }
+        while (tail < head && done[(int) (tail & (depth - 1))]) {
+            done[(int) (tail & (depth - 1))] = false;
+            tail++;
         }
         return lost ? work | LOST : work;
     }

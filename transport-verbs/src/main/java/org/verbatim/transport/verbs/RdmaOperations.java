@@ -59,6 +59,10 @@ final class RdmaOperations {
             return ep.refused();
         }
         boolean withImmediate = opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+        if (withImmediate && t.inBand) {
+            throw new UnsupportedOperationException("rank " + ep.peer + " is reached over " + t.where
+                    + ", which has no immediate data (WRITE_WITH_IMMEDIATE is not advertised)");
+        }
         boolean read = opcode == IBV_WR_RDMA_READ;
         if (read && !ep.mayRead()) {
             return ep.retry();
@@ -100,7 +104,7 @@ final class RdmaOperations {
         int lkey = 0;
         MemoryRegistration held = null;
         if (length > 0 && !inline) {
-            int needed = read ? Access.LOCAL_WRITE : 0;
+            int needed = read ? t.readSinkAccess : 0;
             lkey = t.lkeyOrMinusOne(local, needed);
             if (lkey == -1) {
                 held = t.register(local, Access.ALL);
@@ -109,6 +113,11 @@ final class RdmaOperations {
         }
         lastLkey = lkey;
         lastFlags = IBV_SEND_SIGNALED | (inline ? IBV_SEND_INLINE : 0);
+        if (length == 0 && read && t.oneReadSink) {
+            // an empty sink entry (the device checks no key for it); see VerbsEngine.oneReadSink
+            wr.operation(0, opcode, lastFlags).entry(0, 0, 0, 0).entries(1).remote(remoteAddress, (int) remoteKey);
+            return null;
+        }
         wr.operation(0, opcode, lastFlags)
                 .entry(0, local.address(), (int) length, lkey).entries(length == 0 ? 0 : 1)
                 .remote(remoteAddress, (int) remoteKey);
@@ -121,8 +130,10 @@ final class RdmaOperations {
     /** Write (with or without immediate) from a gather list, or read into a scatter list. */
     int vector(int opcode, IoVector local, long remoteAddress, long remoteKey, int immediate, long wrId) {
         int n = local.count();
-        if (n > t.maxIov) {
-            throw new IllegalArgumentException(n + " entries exceed maxIov " + t.maxIov);
+        int limit = opcode == IBV_WR_RDMA_READ ? t.maxReadIov : t.maxIov;
+        if (n > limit) {
+            throw new IllegalArgumentException(n + " entries exceed maxIov " + limit + " of "
+                    + (opcode == IBV_WR_RDMA_READ ? "a read's scatter list" : "a gather list") + " on " + t.where);
         }
         if (!local.allNative()) {
             throw new IllegalArgumentException("RDMA needs native memory in every entry");
@@ -135,6 +146,10 @@ final class RdmaOperations {
             return ep.refused();
         }
         boolean withImmediate = opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+        if (withImmediate && t.inBand) {
+            throw new UnsupportedOperationException("rank " + ep.peer + " is reached over " + t.where
+                    + ", which has no immediate data (WRITE_WITH_IMMEDIATE is not advertised)");
+        }
         boolean read = opcode == IBV_WR_RDMA_READ;
         if (read && !ep.mayRead()) {
             return ep.retry();
@@ -143,7 +158,7 @@ final class RdmaOperations {
             return ep.retry();
         }
         boolean inline = !read && total <= t.maxInline;
-        int needed = read ? Access.LOCAL_WRITE : 0;
+        int needed = read ? t.readSinkAccess : 0;
         MemoryRegistration held = null;
         int used = 0;
         for (int i = 0; i < n; i++) {
@@ -162,6 +177,9 @@ final class RdmaOperations {
                 }
             }
             one.entry(used++, address, (int) length, lkey);
+        }
+        if (used == 0 && read && t.oneReadSink) {
+            one.entry(used++, 0, 0, 0); // an empty sink entry; see VerbsEngine.oneReadSink
         }
         long seq = ep.requests.next();
         one.operation(seq, opcode, IBV_SEND_SIGNALED | (inline && total > 0 ? IBV_SEND_INLINE : 0))
@@ -325,6 +343,9 @@ final class RdmaOperations {
         }
         long seq = ep.requests.next();
         one.operation(seq, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED).entries(0).remote(0, 0);
+        if (t.oneReadSink) {
+            one.entry(0, 0, 0, 0).entries(1); // an empty sink entry; see VerbsEngine.oneReadSink
+        }
         int rc = ep.qp.post(one);
         if (rc != 0) {
             return t.postFailed(ep, rc);

@@ -127,7 +127,18 @@ final class RegistrationCache {
             return new Handle(hit, segment);
         }
         misses++;
-        Entry entry = new Entry(segment, pinner.pin(segment, access), access);
+        Pinned pinned;
+        try {
+            pinned = pinner.pin(segment, access);
+        } catch (RuntimeException e) {
+            // The device may be out of pinnable memory (the locked-memory limit, say): memory
+            // kept pinned only for the cache's sake goes first, then one more try.
+            if (dropIdle() == 0) {
+                throw e;
+            }
+            pinned = pinner.pin(segment, access);
+        }
+        Entry entry = new Entry(segment, pinned, access);
         pinnedBytes += entry.end - entry.start;
         entry.users = 1;
         if (segment.scope().equals(GLOBAL)) {
@@ -233,6 +244,21 @@ final class RegistrationCache {
                 evictions++;
             }
         }
+    }
+
+    /** Unpins every idle entry (no user holds it); returns how many. */
+    int dropIdle() {
+        int dropped = 0;
+        for (Iterator<Entry> it = idle.iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            it.remove();
+            idleBytes -= e.end - e.start;
+            byStart.remove(e.start);
+            unpin(e);
+            evictions++;
+            dropped++;
+        }
+        return dropped;
     }
 
     private void invalidate(Entry e) {

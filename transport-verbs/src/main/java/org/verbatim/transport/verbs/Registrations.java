@@ -7,6 +7,7 @@ import org.verbatim.spi.Access;
 import org.verbatim.spi.MemoryRegistration;
 import org.verbatim.verbs.MemoryRegion;
 import org.verbatim.verbs.ProtectionDomain;
+import org.verbatim.verbs.VerbsException;
 
 /**
  * Memory registration of one engine: the {@link RegistrationCache} over {@code ibv_reg_mr} in its
@@ -17,9 +18,12 @@ final class Registrations {
     private final ProtectionDomain pd;
     private final boolean atomics;
     private final RegistrationCache cache;
+    private final String where;
+    private static final int ENOMEM = 12;
 
-    Registrations(ProtectionDomain pd, boolean atomics, long bound) {
+    Registrations(ProtectionDomain pd, boolean atomics, long bound, String where) {
         this.pd = pd;
+        this.where = where;
         this.atomics = atomics;
         this.cache = new RegistrationCache(this::pin, bound);
     }
@@ -51,7 +55,16 @@ final class Registrations {
     }
 
     private RegistrationCache.Pinned pin(MemorySegment segment, int access) {
-        MemoryRegion mr = pd.register(segment, ibvAccess(access, atomics));
+        MemoryRegion mr;
+        try {
+            mr = pd.register(segment, ibvAccess(access, atomics));
+        } catch (VerbsException e) {
+            if (e.errno() != ENOMEM) {
+                throw e;
+            }
+            throw new IllegalStateException("ibv_reg_mr of " + segment.byteSize() + " bytes on " + where
+                    + " failed with ENOMEM: no more memory may be pinned. " + LockedMemory.describe(), e);
+        }
         return new RegistrationCache.Pinned() {
             @Override
             public int lkey() {

@@ -17,23 +17,33 @@ final class VerbsCapabilities {
     /**
      * @param maxInline        inline bytes the queue pairs granted (and the configuration allows)
      * @param eagerSize        largest eager message
-     * @param maxIov           gather/scatter entries the queue pairs granted
+     * @param maxIov           gather entries the queue pairs granted
+     * @param maxReadIov       scatter entries of an RDMA read's sink (at most the device's
+     *                         {@code max_sge_rd}: 1 on iWARP, so no READ_SCATTER there)
      * @param atomics          the device runs remote atomics
      * @param readsInFlight    RDMA reads and atomics one endpoint keeps outstanding
      * @param maxListPost      requests chained into one post
      * @param inOrderPlacement an RDMA write's bytes land in address order (not on iWARP)
+     * @param immediateData    writes carry immediate data (not on iWARP): WRITE_WITH_IMMEDIATE
      * @param sharedReceive    eager messages land in a shared receive queue
      * @param readsDeferred    the device serves RDMA reads later than writes (Soft-RoCE)
      * @param rdmaChunk        largest single RDMA operation to advertise (0: {@link #MAX_RDMA})
+     * @param writesAcknowledged a write completes once the target acknowledged it, so a refused
+     *                         one is reported (not on iWARP: REMOTE_ACCESS_ERRORS_UNREPORTED)
      */
-    static Capabilities of(int maxInline, int eagerSize, int maxIov, boolean atomics, int readsInFlight,
-                           int maxListPost, boolean inOrderPlacement, boolean sharedReceive,
-                           boolean readsDeferred, int rdmaChunk) {
+    static Capabilities of(int maxInline, int eagerSize, int maxIov, int maxReadIov, boolean atomics, int readsInFlight,
+                           int maxListPost, boolean inOrderPlacement, boolean immediateData, boolean sharedReceive,
+                           boolean readsDeferred, int rdmaChunk, boolean writesAcknowledged) {
         long maxRdma = rdmaChunk > 0 ? Math.min(rdmaChunk, MAX_RDMA) : MAX_RDMA;
         EnumSet<Capability> flags = EnumSet.of(Capability.SEND_RECV, Capability.RDMA_WRITE, Capability.RDMA_READ,
-                Capability.WRITE_WITH_IMMEDIATE, Capability.LIST_POST, Capability.FLUSH);
+                Capability.LIST_POST, Capability.FLUSH);
+        if (immediateData) {
+            flags.add(Capability.WRITE_WITH_IMMEDIATE);
+        }
         if (maxIov >= 2) {
             flags.add(Capability.WRITE_GATHER);
+        }
+        if (maxReadIov >= 2) {
             flags.add(Capability.READ_SCATTER);
         }
         if (inOrderPlacement) {
@@ -41,6 +51,9 @@ final class VerbsCapabilities {
         }
         if (sharedReceive) {
             flags.add(Capability.SHARED_RECEIVE_QUEUE);
+        }
+        if (!writesAcknowledged) {
+            flags.add(Capability.REMOTE_ACCESS_ERRORS_UNREPORTED);
         }
         if (readsDeferred) {
             flags.add(Capability.RDMA_READ_DEFERRED);
@@ -53,7 +66,7 @@ final class VerbsCapabilities {
         }
         return new Capabilities(flags,
                 new OperationLimits(maxInline, eagerSize, 0, 2),
-                new OperationLimits(maxInline, 0, maxRdma, maxIov), new OperationLimits(0, 0, maxRdma, maxIov),
+                new OperationLimits(maxInline, 0, maxRdma, maxIov), new OperationLimits(0, 0, maxRdma, maxReadIov),
                 atomicOps, readsInFlight, maxListPost);
     }
 }

@@ -22,6 +22,8 @@ public final class VerbsCounters {
     int queuePairs;
     long connectRequests;
     long connectResends;
+    long firstMessages;
+    long firstMessagesReceived;
 
     /** The connection management sent a connection request. */
     public void connectRequest() {
@@ -84,7 +86,10 @@ public final class VerbsCounters {
         return connectRequests;
     }
 
-    /** Connection datagrams sent again: no answer came in time, or the peer asked again. */
+    /**
+     * Connection requests sent again: no answer came in time, or the peer asked again (ib's
+     * datagrams); an RDMA CM attempt that failed, made again on a fresh queue pair (iwarp).
+     */
     public long connectResends() {
         return connectResends;
     }
@@ -95,6 +100,16 @@ public final class VerbsCounters {
      */
     public long creditMessages() {
         return creditMessages;
+    }
+
+    /** Hidden first messages this process sent as the connecting side (iWARP). */
+    public long firstMessages() {
+        return firstMessages;
+    }
+
+    /** Hidden first messages this process received (and kept from the runtime) as the accepting side. */
+    public long firstMessagesReceived() {
+        return firstMessagesReceived;
     }
 
     /** Sends refused with RETRY (no credit, buffer or queue slot). */
@@ -110,6 +125,7 @@ public final class VerbsCounters {
                 ProfileCounter.sumAndMax("queue pairs", "", queuePairs),
                 ProfileCounter.sum("connection requests", connectRequests),
                 ProfileCounter.sum("connection resends", connectResends),
+                ProfileCounter.sum("first messages", firstMessages),
                 ProfileCounter.sumAndMax("fast-path peers", "", fastPathPeers),
                 ProfileCounter.sum("SRQ low-watermark events", srqLimitEvents),
                 ProfileCounter.max("SRQ buffers", srqBuffers),
@@ -126,12 +142,12 @@ public final class VerbsCounters {
     /** The counters in one line (tests and logs), as {@code [verbatim <name>] rank ...}. */
     String line(String name, int rank, String where, EagerChannel channel, Registrations registrations) {
         return String.format("[verbatim %s] rank %d on %s: channel %s, communication memory %d KiB (peak %d KiB),"
-                        + " queue pairs %d (connection requests %d, resends %d), fast-path peers %d, SRQ low-watermark events %d, SRQ buffers %d, sent %d,"
+                        + " queue pairs %d (connection requests %d, resends %d, first messages %d/%d), fast-path peers %d, SRQ low-watermark events %d, SRQ buffers %d, sent %d,"
                         + " received %d (fast path %d), credit messages %d, retries %d, registration cache hits %d misses %d"
                         + " evictions %d invalidations %d",
                 name, rank, where, channel.configName(), communicationMemory >> 10,
                 peakCommunicationMemory >> 10, queuePairs, connectRequests,
-                connectResends, fastPathPeers, srqLimitEvents,
+                connectResends, firstMessages, firstMessagesReceived, fastPathPeers, srqLimitEvents,
                 srqBuffers, messagesSent, messagesReceived,
                 fastPathMessagesReceived, creditMessages, retries, registrations.hits(),
                 registrations.misses(), registrations.evictions(), registrations.invalidations());

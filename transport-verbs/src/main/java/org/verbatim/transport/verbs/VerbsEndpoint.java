@@ -26,7 +26,8 @@ public final class VerbsEndpoint implements Endpoint {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     final int peer;
-    final QueuePair qp;
+    /** Replaced only while the connection is not up ({@link VerbsEngine#replaceQueuePair}). */
+    QueuePair qp;
     final OutstandingRequests requests;
     private final VerbsEngine t;
     private final SendRequest wr;
@@ -81,7 +82,7 @@ public final class VerbsEndpoint implements Endpoint {
         this.t = transport;
         this.peer = peer;
         this.qp = qp;
-        this.requests = new OutstandingRequests(depth);
+        this.requests = new OutstandingRequests(depth, transport.readsCompleteOutOfOrder);
         this.wr = new SendRequest(arena, 1);
         this.rdma = new RdmaOperations(transport, this, arena);
         this.replayWr = new SendRequest(arena, 1);
@@ -119,9 +120,9 @@ public final class VerbsEndpoint implements Endpoint {
     @Override
     public int send(MemorySegment header, MemorySegment payload) {
         int length = (int) (header.byteSize() + payload.byteSize());
-        if (length > t.options.eagerSize()) {
+        if (length > t.maxEager) {
             throw new IllegalArgumentException("eager message of " + length + " bytes exceeds maxEager "
-                    + t.options.eagerSize());
+                    + t.maxEager);
         }
         if (blocked || !requests.room(1)) {
             return refused();
@@ -178,7 +179,7 @@ public final class VerbsEndpoint implements Endpoint {
             return PostStatus.RETRY;
         }
         MemorySegment body = payload == null ? MemorySegment.NULL : payload;
-        int status = post(IBV_WR_SEND_WITH_IMM, (type << EagerControl.SHIFT) | value, body,
+        int status = post(t.inBand ? IBV_WR_SEND : IBV_WR_SEND_WITH_IMM, (type << EagerControl.SHIFT) | value, body,
                 MemorySegment.NULL, (int) body.byteSize(), 0, 0, 0, -1);
         if (status == PostStatus.OK && type == EagerControl.RING_START) {
             startPending = false;
@@ -195,7 +196,9 @@ public final class VerbsEndpoint implements Endpoint {
     private int post(int opcode, int immediate, MemorySegment header, MemorySegment payload, int length,
                      long remote, int rkey, int footerTag, int footerCredits) {
         boolean footer = footerCredits >= 0;
-        int total = length + (footer ? FastPathDescriptor.FOOTER : 0);
+        // without immediate data a send starts with the control word (0: data), see InBandControl
+        int word = t.inBand && opcode == IBV_WR_SEND ? InBandControl.WORD : 0;
+        int total = word + length + (footer ? FastPathDescriptor.FOOTER : 0);
         boolean inline = total <= t.maxInline;
         MemorySegment target;
         int buffer = -1;
@@ -208,9 +211,12 @@ public final class VerbsEndpoint implements Endpoint {
             }
             target = t.sendBuffers.segment(buffer);
         }
+        if (word > 0) {
+            target.set(INT, 0, immediate);
+        }
         long h = header.byteSize();
-        MemorySegment.copy(header, 0, target, 0, h);
-        MemorySegment.copy(payload, 0, target, h, payload.byteSize());
+        MemorySegment.copy(header, 0, target, word, h);
+        MemorySegment.copy(payload, 0, target, word + h, payload.byteSize());
         if (footer) {
             target.set(INT, length, footerCredits);
             target.set(INT, length + 4, length);
@@ -340,9 +346,11 @@ public final class VerbsEndpoint implements Endpoint {
         while (log.pending() > 0 && requests.room(1)) {
             long seq = requests.next();
             int length = log.length();
+            // a zero-length read keeps one empty sink entry where the device needs it (oneReadSink)
+            boolean entry = length >= 0 || (log.read() && t.oneReadSink);
             replayWr.operation(seq, log.opcode(), log.flags())
-                    .entry(0, log.local(), Math.max(0, length), log.lkey()).entries(length < 0 ? 0 : 1)
-                    .remote(log.remote(), log.rkey());
+                    .entry(0, length < 0 ? 0 : log.local(), Math.max(0, length), length < 0 ? 0 : log.lkey())
+                    .entries(entry ? 1 : 0).remote(log.remote(), log.rkey());
             if (qp.post(replayWr) != 0) {
                 return false;
             }

@@ -4,6 +4,7 @@ import static org.verbatim.verbs.raw.verbs_h_constants.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -41,6 +42,7 @@ import org.verbatim.verbs.WorkCompletions;
  */
 public final class VerbsEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VerbsEngine.class);
+    private static final ValueLayout.OfInt INT_UNALIGNED = ValueLayout.JAVA_INT_UNALIGNED;
     private static final int POLL_BATCH = 32;
     private static final int QUIET_RECEIVE_POLLS = 64;
     /**
@@ -71,6 +73,25 @@ public final class VerbsEngine implements AutoCloseable {
     int signalledOutstanding;
     /** Entries of one gather or scatter list (the queue pairs' granted send SGEs). */
     final int maxIov;
+    /** Entries of an RDMA read's scatter list: {@code maxIov}, at most the device's {@code max_sge_rd}. */
+    final int maxReadIov;
+    /**
+     * Every RDMA read carries exactly one sink entry, a zero-length one included: the device's
+     * read request names one sink buffer ({@code max_sge_rd} 1, iWARP's RDMAP). Soft-iWARP takes
+     * the first entry of a read's send-queue slot whatever {@code num_sge} says, so a read posted
+     * without entries (a flush) would send what that slot held before: a stale length and key.
+     */
+    final boolean oneReadSink;
+    /**
+     * A request posted to a queue pair in error comes back flushed ({@link
+     * DeviceLimits#flushesPostsAfterError}): the drain after an error can post a marker.
+     */
+    final boolean markerAfterError;
+    /**
+     * Later requests may complete ahead of an RDMA read or atomic (writes not acknowledged:
+     * iWARP), so only its own completion retires one ({@link OutstandingRequests}).
+     */
+    final boolean readsCompleteOutOfOrder;
     /** Work requests chained into one list post. */
     final int maxListPost;
     /** The device runs remote atomics. */
@@ -79,6 +100,12 @@ public final class VerbsEngine implements AutoCloseable {
     private final int readsOut;
     private final int readsIn;
     final String where;
+    /** Control messages travel as a word ahead of every send (no immediate data: iWARP). */
+    final boolean inBand;
+    /** The {@link Access} rights the local buffer of an RDMA read needs. */
+    final int readSinkAccess;
+    /** Largest eager message (the eager size less the in-band word, if any). */
+    final int maxEager;
     /** Completions decided without the device (a misaligned atomic), delivered at the next progress. */
     private final LateCompletions late;
 
@@ -132,6 +159,30 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public VerbsEngine(Context context, DeviceLimits limits, VerbsOptions options, CompletionHandler handler,
                        int rank, int size, boolean inOrderPlacement, String where) {
+        this(context, limits, options, handler, rank, size,
+                DeviceSemantics.INFINIBAND.assumingInOrderPlacement(inOrderPlacement), where);
+    }
+
+    /**
+     * Builds the data path on an open device whose {@link DeviceSemantics} are {@code semantics}
+     * (what it promises beyond the verbs calls: placement order, immediate data, read sinks).
+     *
+     * @param context   the device; the engine owns it from here and closes it
+     * @param limits    what the device allows ({@link DeviceLimits#query})
+     * @param options   eager channel and sizes
+     * @param handler   where messages and completions go
+     * @param rank      this process's world rank
+     * @param size      world size
+     * @param semantics what the device family promises
+     * @param where     the device and address in words, for error messages
+     */
+    public VerbsEngine(Context context, DeviceLimits limits, VerbsOptions options, CompletionHandler handler,
+                       int rank, int size, DeviceSemantics semantics, String where) {
+        boolean inOrderPlacement = semantics.inOrderPlacement();
+        this.inBand = !semantics.immediateData();
+        this.readsCompleteOutOfOrder = !semantics.writesAcknowledged();
+        this.readSinkAccess = Access.LOCAL_WRITE | (semantics.readSinkRemoteWrite() ? Access.REMOTE_WRITE : 0);
+        this.maxEager = options.eagerSize() - (inBand ? InBandControl.WORD : 0);
         if (options.channel().fastPath() && !inOrderPlacement) {
             throw new IllegalArgumentException("eager channel " + options.channel().configName()
                     + " needs in-order placement of RDMA writes, which " + where + " does not give");
@@ -168,6 +219,9 @@ public final class VerbsEngine implements AutoCloseable {
         this.qpInline = probe.maxInline();
         this.maxIov = Math.max(1, Math.min(qpSge, probe.maxSendSge()));
         probe.close();
+        this.maxReadIov = Math.max(1, Math.min(maxIov, limits.readSinkEntries()));
+        this.oneReadSink = limits.readSinkEntries() == 1;
+        this.markerAfterError = limits.flushesPostsAfterError();
         this.maxListPost = Math.max(1, Math.min(MAX_LIST_POST, depth / 2));
         this.maxInline = Math.min(qpInline, options.maxInline());
         this.inlineScratch = arena.allocate(Math.max(64, maxInline + FastPathDescriptor.FOOTER), 64);
@@ -184,10 +238,10 @@ public final class VerbsEngine implements AutoCloseable {
         }
         this.sendWc = new WorkCompletions(arena, POLL_BATCH);
         this.recvWc = new WorkCompletions(arena, POLL_BATCH);
-        this.registrations = new Registrations(pd, atomics, options.regCacheSize());
-        this.capabilities = VerbsCapabilities.of(maxInline, options.eagerSize(), maxIov, atomics,
-                Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, srq != null,
-                limits.readsDeferred(), options.rdmaChunk());
+        this.registrations = new Registrations(pd, atomics, options.regCacheSize(), where);
+        this.capabilities = VerbsCapabilities.of(maxInline, maxEager, maxIov, maxReadIov, atomics,
+                Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, !inBand, srq != null,
+                limits.readsDeferred(), options.rdmaChunk(), semantics.writesAcknowledged());
         this.asyncEvents = srq == null ? null : new AsyncEvents(context, this::onSrqLimit,
                 "verbatim-verbs-async-" + rank);
     }
@@ -202,6 +256,25 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public QueuePairConfig queuePairConfig(int inline) {
         return new QueuePairConfig(QueuePairType.RC, sendCq, recvCq, srq, depth, options.srBuffers(), qpSge, inline);
+    }
+
+    /** {@link #queuePairConfig(int)} with the inline size the device granted the probe queue pair. */
+    public QueuePairConfig queuePairConfig() {
+        return queuePairConfig(qpInline);
+    }
+
+    /**
+     * Sends the connection's first message, a control message the runtime never sees: for
+     * devices whose connection counts as up only once the connecting side has sent (iWARP's
+     * MPA). Call right after {@link #ready} on the connecting side, before anything else is
+     * posted. Returns a {@link PostStatus}.
+     */
+    public int sendFirstMessage(VerbsEndpoint ep) {
+        int status = ep.sendControl(EagerControl.FIRST, 0, null);
+        if (status == PostStatus.OK) {
+            counters.firstMessages++;
+        }
+        return status;
     }
 
     /** A new RC queue pair (RESET) with the inline size the device granted the probe. */
@@ -322,6 +395,39 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public void onDrained(Consumer<VerbsEndpoint> listener) {
         recovery.drained = listener;
+    }
+
+    /**
+     * Gives {@code ep}, whose connection is not up (never yet, or recovering after its drain), the
+     * queue pair {@code qp} (at INIT) in place of its current one: a queue pair that was connected,
+     * or whose connection attempt failed, cannot be connected again on Soft-iWARP (EINVAL), so the
+     * RDMA CM makes each attempt with a fresh one. The old queue pair goes to error and stays
+     * open, unmapped, until the engine closes (its flushed receives still name its number, which
+     * a destroyed queue pair's successor could be given); the per-connection receive buffers are
+     * posted on the new one.
+     */
+    public void replaceQueuePair(VerbsEndpoint ep, QueuePair qp) {
+        if (!ep.connecting && !ep.recovering) {
+            throw new IllegalStateException("rank " + ep.peer + ": the queue pair of a connection that is up"
+                    + " is not replaced");
+        }
+        QueuePair old = ep.qp;
+        for (int i = 0; i < qpnCount; i++) {
+            if (qpnKeys[i] == old.qpNum() && qpnPeers[i] == ep.peer) {
+                qpnKeys[i] = qp.qpNum();
+            }
+        }
+        try {
+            old.toError();
+        } catch (RuntimeException e) {
+            LOG.debug("rank {}: the replaced queue pair {} to rank {} did not go to error: {}", rank,
+                    old.qpNum(), ep.peer, e.toString());
+        }
+        ep.qp = qp;
+        ep.remoteQpn = 0;
+        if (srq == null) {
+            ep.receivesPosted = options.srBuffers() - receiveBuffers.postAll(ep.slab, null, qp);
+        }
     }
 
     /** {@code ep}'s queue pair is at INIT again: posts its per-connection receive buffers anew. */
@@ -468,7 +574,15 @@ public final class VerbsEngine implements AutoCloseable {
             int peer = peerOf(recvWc.qpNum(i));
             int status = recvWc.status(i);
             VerbsEndpoint ep = peer < 0 ? null : endpoints[peer];
-            if (ep != null && srq == null) {
+            if (ep == null) {
+                // a replaced queue pair's flushed receive (replaceQueuePair): its buffer is posted
+                // on the new one already, or back to the SRQ here
+                if (srq != null && status == IBV_WC_SUCCESS && repostCount < reposts.length) {
+                    reposts[repostCount++] = id;
+                }
+                continue;
+            }
+            if (srq == null) {
                 ep.receivesPosted--;
             }
             if (status != IBV_WC_SUCCESS) {
@@ -483,21 +597,23 @@ public final class VerbsEngine implements AutoCloseable {
                 firstTraffic.accept(ep);
             }
             boolean data = false;
-            if (recvWc.opcode(i) == IBV_WC_RECV_RDMA_WITH_IMM) {
+            int word = inBand ? receiveBuffers.slab(id).get(INT_UNALIGNED, receiveBuffers.offset(id)) : 0;
+            if (inBand) {
+                if (word != InBandControl.DATA) {
+                    control.received(ep, word, receiveBuffers.slab(id), receiveBuffers.offset(id) + InBandControl.WORD);
+                } else {
+                    data = true;
+                    delivered(ep, peer, receiveBuffers.slab(id), receiveBuffers.offset(id) + InBandControl.WORD,
+                            recvWc.byteLength(i) - InBandControl.WORD);
+                }
+            } else if (recvWc.opcode(i) == IBV_WC_RECV_RDMA_WITH_IMM) {
                 handler.onImmediate(peer, recvWc.immediate(i));
                 data = true;
             } else if ((recvWc.flags(i) & IBV_WC_WITH_IMM) != 0) {
                 control.received(ep, recvWc.immediate(i), receiveBuffers.slab(id), receiveBuffers.offset(id));
             } else {
-                counters.messagesReceived++;
-                handler.onReceive(peer, receiveBuffers.slab(id), receiveBuffers.offset(id), recvWc.byteLength(i));
                 data = true;
-                ep.messagesIn++;
-                if (options.channel().fastPath() && ep.inbound == null
-                        && ep.messagesIn >= options.fastPathThreshold()
-                        && counters.fastPathPeers < options.fastPathPeers()) {
-                    control.offerRing(ep);
-                }
+                delivered(ep, peer, receiveBuffers.slab(id), receiveBuffers.offset(id), recvWc.byteLength(i));
             }
             if (srq != null && repostCount < reposts.length) {
                 reposts[repostCount++] = id;
@@ -512,6 +628,18 @@ public final class VerbsEngine implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /** Hands a data message to the runtime; offers the peer a fast-path ring once it is due. */
+    private void delivered(VerbsEndpoint ep, int peer, MemorySegment slab, long offset, int length) {
+        counters.messagesReceived++;
+        handler.onReceive(peer, slab, offset, length);
+        ep.messagesIn++;
+        if (options.channel().fastPath() && ep.inbound == null
+                && ep.messagesIn >= options.fastPathThreshold()
+                && counters.fastPathPeers < options.fastPathPeers()) {
+            control.offerRing(ep);
+        }
     }
 
     private int pollSends() {

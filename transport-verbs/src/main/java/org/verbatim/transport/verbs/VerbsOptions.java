@@ -47,4 +47,13 @@ public record VerbsOptions(EagerChannel channel, int eagerSize, int srqSize, int
                     + CreditAccount.CONTROL_RESERVE + ": " + srBuffers);
         }
     }
+
+    /** The values in one line, for logs: {@code channel=srq, eager=8192, ...}. */
+    public String describe() {
+        return "channel=" + channel.configName() + ", eager=" + eagerSize + ", srq=" + srqSize + ".." + srqMax
+                + " (low " + srqLowWatermark + "), sr-buffers=" + srBuffers + ", send-buffers=" + sendBuffers
+                + ", sq=" + sendQueueDepth + ", inline=" + maxInline + ", signal=1/" + signalInterval
+                + ", fastpath=" + fastPathThreshold + " msgs, " + fastPathPeers + " peers x " + fastPathSlots
+                + " slots, reg-cache=" + regCacheSize + ", rdma-chunk=" + rdmaChunk;
+    }
 }

@@ -106,4 +106,48 @@ class OutstandingRequestsTest {
         r.replays.pop();
         assertEquals(0, r.replays.pending());
     }
+
+    /**
+     * iWARP (Soft-iWARP): a write completes once sent, ahead of the read posted before it. The
+     * write's completion must not retire the read (its data is not there yet); the read's own
+     * completion does, and the ring's tail then moves past both.
+     */
+    @Test
+    void outOfOrderDevicesRetireAReadOnlyByItsOwnCompletion() {
+        var r = new OutstandingRequests(8, true);
+        r.record(r.next(), OutstandingRequests.USER, -1, 10, null, true); // read
+        r.record(r.next(), OutstandingRequests.USER, -1, 11, null); // write
+        r.record(r.next(), OutstandingRequests.BUFFER, -1, 0, null); // unsignalled send
+        r.record(r.next(), OutstandingRequests.USER, -1, 12, null); // write
+        assertEquals(1, r.retire(1, CompletionStatus.OK, null, handler), "only the write");
+        assertEquals(List.of(11L), completions.stream().map(c -> c[0]).toList());
+        assertEquals(1, r.readsOutstanding());
+        assertEquals(4, r.outstanding(), "the tail waits at the read");
+        assertEquals(2, r.retire(3, CompletionStatus.OK, null, handler), "the send and the second write");
+        assertEquals(1, r.retire(0, CompletionStatus.OK, null, handler), "the read, by its own completion");
+        assertEquals(List.of(11L, 12L, 10L), completions.stream().map(c -> c[0]).toList());
+        assertEquals(0, r.outstanding());
+        assertEquals(0, r.readsOutstanding());
+        assertFalse(r.room(8));
+        assertTrue(r.room(7));
+    }
+
+    @Test
+    void inOrderDevicesRetireEverythingBeforeACompletion() {
+        var r = new OutstandingRequests(8, false);
+        r.record(r.next(), OutstandingRequests.USER, -1, 10, null, true); // read
+        r.record(r.next(), OutstandingRequests.USER, -1, 11, null); // write
+        assertEquals(2, r.retire(1, CompletionStatus.OK, null, handler));
+        assertEquals(0, r.readsOutstanding());
+    }
+
+    @Test
+    void aDrainRetiresAWaitingReadCancelled() {
+        var r = new OutstandingRequests(8, true);
+        r.record(r.next(), OutstandingRequests.USER, -1, 10, null, true); // read, never completed
+        r.record(r.next(), OutstandingRequests.BUFFER, -1, 0, null); // unsignalled send
+        assertEquals(2, r.retireAll(1, CompletionStatus.OK, null, handler));
+        assertEquals(CompletionStatus.CANCELLED, completions.get(0)[1]);
+        assertEquals(0, r.outstanding());
+    }
 }

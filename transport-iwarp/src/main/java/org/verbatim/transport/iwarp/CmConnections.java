@@ -1,0 +1,613 @@
+package org.verbatim.transport.iwarp;
+
+import static org.verbatim.verbs.raw.rdma_cma_h_constants.*;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.transport.verbs.VerbsEndpoint;
+import org.verbatim.transport.verbs.VerbsEngine;
+import org.verbatim.verbs.CmConnectParameters;
+import org.verbatim.verbs.CmEvent;
+import org.verbatim.verbs.CmId;
+import org.verbatim.verbs.EventChannel;
+import org.verbatim.verbs.QueuePair;
+
+/**
+ * Connection set-up through the RDMA connection manager, as the MPI-over-iWARP paper designs it.
+ * Every rank listens on its device's address ({@code iwarp.<rank> = address:port} in the
+ * bootstrap); for every pair the lower rank is the server and the higher rank the client:
+ *
+ * <pre>
+ *  client (higher rank)                              server (lower rank)
+ *   create QP (INIT), rdma_resolve_addr, _route
+ *   rdma_connect [CONNECT, rank] ──── MPA ────>  CONNECT_REQUEST: create QP, rdma_accept
+ *   ESTABLISHED: ready, FIRST message ─────────>  (ESTABLISHED)
+ *                                                 FIRST arrives: ready (the connection is up)
+ * </pre>
+ *
+ * MPA wants the client to send first, so the client's first message is a hidden control
+ * message ({@link VerbsEngine#sendFirstMessage}) and the server counts the connection as up only
+ * when it arrives; the runtime never sees it. The queue pairs are the data path's own (created
+ * with {@code ibv_create_qp} on the transport's device context, attached to the connection by
+ * number); the kernel moves them to RTS when the MPA exchange completes.
+ *
+ * <p>All at once ({@code verbatim.iwarp.connect=all}): at open each rank sends its connect
+ * requests in reverse rank order (rank r to r-1, r-2, ..., 0), waits until every connection of
+ * its own is up and ends with a bootstrap barrier. On demand (the default): a client connects at
+ * its first message to a lower rank; a server that talks first to a higher rank asks it to
+ * connect with a CALL_ME request, which the higher rank rejects (the rejection is the answer)
+ * before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
+ * the runtime keeps the messages queued.
+ *
+ * <p>An attempt that fails (address or route resolution, rejection, unreachable peer: Soft-iWARP
+ * gives up on the MPA reply after 5 s) is made again with a fresh RDMA CM id and a fresh queue
+ * pair (siw refuses to connect a queue pair twice), after a backoff, a bounded number of times
+ * ({@link ConnectAttempts}); the server tears down an accepted connection whose client gave up
+ * (the accept failed, or the connection ended before the client's first message) and waits for
+ * the next request. When the attempts or {@code connect-timeout} run out, the peer fails with a
+ * message naming the device, the local address and port, and the peer's address and port. Runs on
+ * the progressing thread.
+ */
+final class CmConnections {
+    private static final Logger LOG = LoggerFactory.getLogger(CmConnections.class);
+    /** Private data of a connect request: what it asks for, then the requester's rank. */
+    static final int CONNECT = 0x49570001;
+    static final int CALL_ME = 0x49570002;
+    private static final int RESOLVE_MS = 5_000;
+    private static final int BACKLOG = 128;
+    private static final long POLL_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    enum State {
+        NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED,
+        /** The queue pair went to error (either side): draining before the reconnection. */
+        RECOVERING,
+        /** Server side, endpoint at INIT (all at once, or drained and reset): waiting for the client's request. */
+        AWAITING_REQUEST,
+        /** The last attempt failed: the next starts after a backoff (a client connects, a server asks again). */
+        RETRY_WAIT,
+        FAILED
+    }
+
+    /** A CALL_ME request in flight: its own id and throwaway queue pair. */
+    private record CallMe(int peer, CmId id, QueuePair qp) { }
+
+    private final IwarpTransport transport;
+    private final VerbsEngine engine;
+    private final IwarpDevice device;
+    private final EventChannel channel;
+    private final CmId listener;
+    private final InetSocketAddress local;
+    private final int rank;
+    private final long timeoutNanos;
+    private final ConnectAttempts attempts;
+    private final State[] state;
+    private final CmId[] ids;
+    private final long[] started;
+    private final PeerAddresses addresses;
+    private final Map<Long, Integer> peerOfId = new HashMap<>();
+    /** A client's request that came while this (server) side was still draining its queue pair. */
+    private final CmId[] heldRequests;
+    private final Map<Long, CallMe> calls = new HashMap<>();
+    private int inProgress;
+    private int connected;
+    /** Set while connections are made inside open: failures go here, not to the runtime. */
+    private String openFailure;
+    private boolean opening;
+    /** When {@link #poll} ran last: time this process spent outside MPI does not count against a connection. */
+    private long lastPoll = System.nanoTime();
+
+    CmConnections(IwarpTransport transport, VerbsEngine engine, IwarpDevice device, int rank, int size,
+                  IwarpConfiguration config) {
+        this.transport = transport;
+        this.engine = engine;
+        this.device = device;
+        this.rank = rank;
+        this.timeoutNanos = TimeUnit.SECONDS.toNanos(config.connectTimeoutSeconds);
+        this.attempts = new ConnectAttempts(size, timeoutNanos);
+        this.state = new State[size];
+        java.util.Arrays.fill(state, State.NONE);
+        this.ids = new CmId[size];
+        this.started = new long[size];
+        this.addresses = new PeerAddresses(size);
+        this.heldRequests = new CmId[size];
+        this.channel = new EventChannel();
+        InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
+        try {
+            this.listener = channel.createId();
+            listener.bind(bindTo);
+            listener.listen(BACKLOG);
+        } catch (RuntimeException e) {
+            channel.close();
+            throw new IllegalStateException("binding the listener to " + PeerAddresses.text(bindTo) + " on " + device.describe()
+                    + " (rdma_bind_addr, rdma_listen): " + e.getMessage(), e);
+        }
+        this.local = new InetSocketAddress(device.address(), listener.localPort());
+    }
+
+    /** Publishes this rank's listening address ({@code iwarp.<rank> = address:port}). */
+    void publish(Bootstrap bootstrap) {
+        addresses.bootstrap(bootstrap);
+        bootstrap.put("iwarp." + rank, device.address().getHostAddress() + ":" + local.getPort());
+    }
+
+    /** The address and port this rank listens on. */
+    InetSocketAddress listening() {
+        return local;
+    }
+
+    /** Connections being set up now. */
+    boolean busy() {
+        return inProgress > 0;
+    }
+
+    /** Connections up (both sides can send). */
+    int connected() {
+        return connected;
+    }
+
+    State state(int peer) {
+        return state[peer];
+    }
+
+    // ------------------------------------------------------------------ starting
+
+    /** Starts the connection to {@code peer}, whose endpoint exists (INIT): connect, or ask it to. */
+    void start(int peer) {
+        if (state[peer] != State.NONE) {
+            return;
+        }
+        begin(peer);
+        if (peer < rank) {
+            connect(peer);
+        } else {
+            callMe(peer);
+        }
+    }
+
+    /**
+     * All at once: connect requests to every lower rank in reverse rank order, then progress until
+     * every connection of this rank is up. Returns null, or the first failure.
+     */
+    String connectAll(int size) {
+        opening = true;
+        try {
+            for (int p = rank - 1; p >= 0; p--) {
+                transport.endpointOrCreate(p);
+                begin(p);
+                connect(p);
+            }
+            for (int p = rank + 1; p < size; p++) {
+                if (state[p] == State.NONE) {
+                    begin(p);
+                    state[p] = State.AWAITING_REQUEST; // the server's side: the peer's request is expected
+                    transport.endpointOrCreate(p);
+                }
+            }
+            while (connected < size - 1 && openFailure == null) {
+                poll();
+                engine.progress();
+            }
+            return openFailure;
+        } finally {
+            opening = false;
+        }
+    }
+
+    private void begin(int peer) {
+        started[peer] = System.nanoTime();
+        inProgress++;
+        if (state[peer] == State.NONE) {
+            state[peer] = State.CALLING;
+        }
+    }
+
+    private void connect(int peer) {
+        state[peer] = State.RESOLVING_ADDRESS;
+        try {
+            CmId id = channel.createId();
+            ids[peer] = id;
+            peerOfId.put(id.address(), peer);
+            id.resolveAddress(addresses.of(peer), RESOLVE_MS);
+        } catch (RuntimeException e) {
+            attemptFailed(peer, "rdma_resolve_addr: " + e.getMessage());
+        }
+    }
+
+    private void callMe(int peer) {
+        state[peer] = State.CALLING;
+        try {
+            QueuePair qp = engine.createQueuePair();
+            qp.toInit(1, engine.queuePairAccess(), 0);
+            CmId id = channel.createId();
+            calls.put(id.address(), new CallMe(peer, id, qp));
+            id.resolveAddress(addresses.of(peer), RESOLVE_MS);
+        } catch (RuntimeException e) {
+            retry(peer, "asking it to connect (rdma_resolve_addr): " + e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ events
+
+    /** Handles the waiting connection events and checks the time limit; returns the events handled. */
+    int poll() {
+        long now = System.nanoTime();
+        long gap = now - lastPoll;
+        lastPoll = now;
+        if (gap > POLL_GAP_NANOS && inProgress > 0) {
+            // this process computed outside MPI (or was not scheduled): its connections' time
+            // limits and attempts count only the time it could answer connection events
+            for (int p = 0; p < state.length; p++) {
+                started[p] += gap;
+            }
+        }
+        int n = 0;
+        CmEvent e;
+        while ((e = channel.pollEvent()) != null) {
+            n++;
+            try {
+                handle(e);
+            } catch (RuntimeException ex) {
+                CallMe call = calls.get(e.id());
+                Integer peer = peerOfId.get(e.id());
+                if (call != null) {
+                    endCall(call);
+                    if (state[call.peer] == State.CALLING) {
+                        retry(call.peer, ex.getMessage() + " (asking it to connect)");
+                    }
+                } else if (peer != null) {
+                    attemptFailed(peer, ex.getMessage());
+                } else {
+                    LOG.warn("iwarp: rank {}: connection event {} failed: {}", rank, e.type(), ex.toString());
+                }
+            }
+        }
+        if (inProgress > 0) {
+            checkTimes();
+        }
+        return n;
+    }
+
+    private void handle(CmEvent e) {
+        if (e.isConnectRequest()) {
+            request(e);
+            return;
+        }
+        CallMe call = calls.get(e.id());
+        if (call != null) {
+            callEvent(call, e);
+            return;
+        }
+        Integer peer = peerOfId.get(e.id());
+        if (peer == null) {
+            return;
+        }
+        int p = peer;
+        switch (e.type()) {
+            case RDMA_CM_EVENT_ADDR_RESOLVED -> {
+                state[p] = State.RESOLVING_ROUTE;
+                ids[p].resolveRoute(RESOLVE_MS);
+            }
+            case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
+                state[p] = State.CONNECTING;
+                engine.counters().connectRequest();
+                ids[p].connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
+            }
+            case RDMA_CM_EVENT_ESTABLISHED -> {
+                if (state[p] == State.CONNECTING) {
+                    VerbsEndpoint ep = engine.endpoint(p);
+                    engine.ready(ep);
+                    engine.sendFirstMessage(ep);
+                    up(p);
+                }
+                // the server's side is up only once the client's first message arrives
+            }
+            case RDMA_CM_EVENT_DISCONNECTED -> {
+                // the peer's queue pair went to error (or it closed): re-establish, as after an
+                // error completion here; an accepted connection whose client gave up is dropped
+                LOG.debug("iwarp: rank {}: connection to rank {} closed by the peer ({})", rank, p, state[p]);
+                if (state[p] == State.CONNECTED) {
+                    recover(p);
+                } else if (state[p] == State.ACCEPTED) {
+                    abandonAccept(p, "closed before the client's first message");
+                }
+            }
+            case RDMA_CM_EVENT_TIMEWAIT_EXIT -> { }
+            default -> {
+                if (state[p] != State.CONNECTED) {
+                    attemptFailed(p, CmFailures.describe(e));
+                }
+            }
+        }
+    }
+
+    /** A connect request: CONNECT from a higher rank is accepted, CALL_ME is answered by rejecting it. */
+    private void request(CmEvent e) {
+        CmId id = CmId.ofRequest(channel, e);
+        byte[] data = e.peer() == null ? new byte[0] : e.peer().privateData();
+        ByteBuffer b = ByteBuffer.wrap(data);
+        int kind = data.length >= 8 ? b.getInt(0) : 0;
+        int from = data.length >= 8 ? b.getInt(4) : -1;
+        boolean valid = from >= 0 && from < state.length && from != rank;
+        if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
+                || state[from] == State.RECOVERING)) {
+            // the client reconnects after an error this side may not have seen yet: drain first
+            if (heldRequests[from] != null) {
+                heldRequests[from].close();
+            }
+            heldRequests[from] = id;
+            if (state[from] == State.CONNECTED) {
+                recover(from);
+            }
+            return;
+        }
+        if (kind == CONNECT && valid && from > rank && state[from] == State.ACCEPTED) {
+            // a new attempt: the client gave up on the one accepted before (no first message)
+            abandonAccept(from, "the client asked again");
+        }
+        if (kind == CONNECT && valid && from > rank && state[from] == State.AWAITING_REQUEST) {
+            accept(from, id);
+            return;
+        }
+        if (kind == CONNECT && valid && from > rank && (state[from] == State.NONE || state[from] == State.CALLING
+                || state[from] == State.RETRY_WAIT)) {
+            if (state[from] == State.NONE) {
+                begin(from);
+            }
+            transport.endpointOrCreate(from);
+            accept(from, id);
+            return;
+        }
+        try {
+            id.reject(new byte[0]);
+        } catch (RuntimeException ex) {
+            // the requester gave up already (siw: no MPA reply within 5 s); a CALL_ME still counts
+            LOG.debug("iwarp: rank {}: rejecting a connect request from rank {}: {}", rank, from, ex.toString());
+        } finally {
+            id.close();
+        }
+        if (kind == CALL_ME && valid && from < rank && state[from] == State.NONE) {
+            transport.endpointOrCreate(from);
+            start(from);
+        } else if (kind != CALL_ME) {
+            LOG.warn("iwarp: rank {}: rejected a connect request ({}, from rank {}, state {})", rank,
+                    Integer.toHexString(kind), from, valid ? state[from] : "-");
+        }
+    }
+
+    private void callEvent(CallMe call, CmEvent e) {
+        switch (e.type()) {
+            case RDMA_CM_EVENT_ADDR_RESOLVED -> call.id.resolveRoute(RESOLVE_MS);
+            case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
+                engine.counters().connectRequest();
+                call.id.connect(parameters(CALL_ME), call.qp);
+            }
+            case RDMA_CM_EVENT_REJECTED -> endCall(call); // the answer: the peer connects now
+            default -> {
+                endCall(call);
+                if (state[call.peer] == State.CALLING) {
+                    retry(call.peer, CmFailures.describe(e) + " (asking it to connect)");
+                }
+            }
+        }
+    }
+
+    private void endCall(CallMe call) {
+        calls.remove(call.id.address());
+        call.id.close();
+        call.qp.close();
+    }
+
+    /** The client's first message arrived on {@code ep}: the server's side of the connection is up. */
+    void trafficFrom(VerbsEndpoint ep) {
+        int p = ep.peer();
+        if (state[p] == State.ACCEPTED) {
+            engine.ready(ep);
+            up(p);
+        }
+    }
+
+    /**
+     * The queue pair of {@code peer} went to error without the peer being gone (a one-sided
+     * operation one side refused; on iWARP the responder tears the connection down, and the other
+     * side sees DISCONNECTED): drain it, then reconnect in the same roles.
+     */
+    private void recover(int peer) {
+        state[peer] = State.RECOVERING;
+        started[peer] = System.nanoTime();
+        inProgress++;
+        connected--;
+        engine.recover(engine.endpoint(peer));
+    }
+
+    /**
+     * {@code ep}'s queue pair has drained after an error: its old RDMA CM id goes, a fresh queue
+     * pair at INIT takes its place with the receive buffers, and the connection is made again, the client
+     * connecting and the server accepting (at once if the client's request is already held).
+     */
+    void drained(VerbsEndpoint ep) {
+        int p = ep.peer();
+        if (state[p] == State.CONNECTED) {
+            // the error completion came first (engine-initiated recovery)
+            state[p] = State.RECOVERING;
+            started[p] = System.nanoTime();
+            inProgress++;
+            connected--;
+        }
+        CmId old = ids[p];
+        ids[p] = null;
+        if (old != null) {
+            peerOfId.remove(old.address());
+            old.close();
+        }
+        try {
+            engine.replaceQueuePair(ep, freshQueuePair()); // siw refuses to connect a queue pair again
+        } catch (RuntimeException e) {
+            fail(p, "a new queue pair after an error: " + e.getMessage());
+            return;
+        }
+        if (p < rank) {
+            connect(p);
+        } else if (heldRequests[p] != null) {
+            CmId held = heldRequests[p];
+            heldRequests[p] = null;
+            accept(p, held);
+        } else {
+            state[p] = State.AWAITING_REQUEST;
+        }
+    }
+
+    private void accept(int from, CmId id) {
+        ids[from] = id;
+        peerOfId.put(id.address(), from);
+        state[from] = State.ACCEPTED;
+        try {
+            id.accept(parameters(CONNECT), engine.endpoint(from).queuePair());
+        } catch (RuntimeException e) {
+            abandonAccept(from, "rdma_accept: " + e.getMessage()); // the client gave up: it asks again
+        }
+    }
+
+    // ------------------------------------------------------------------ failed attempts
+
+    /** An attempt to {@code peer} failed with {@code what}: made again if it may be, else the peer fails. */
+    private void attemptFailed(int peer, String what) {
+        switch (state[peer]) {
+            case RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, CALLING -> retry(peer, what);
+            case ACCEPTED -> abandonAccept(peer, what);
+            default -> fail(peer, what);
+        }
+    }
+
+    /**
+     * Schedules the next attempt to {@code peer} after a backoff, or fails it when the attempts or
+     * the time run out. A client's RDMA CM id goes and its endpoint gets a fresh queue pair; a
+     * server's CALL_ME used a throwaway one.
+     */
+    private void retry(int peer, String what) {
+        if (!attempts.failed(peer, started[peer], System.nanoTime())) {
+            fail(peer, what + " (" + attempts.failures(peer) + " attempts, "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]) + " ms of progress)");
+            return;
+        }
+        LOG.debug("iwarp: rank {}: attempt {} to rank {} failed, trying again: {}", rank,
+                attempts.failures(peer), peer, what);
+        if (peer < rank) {
+            dropId(peer);
+            try {
+                engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
+            } catch (RuntimeException e) {
+                fail(peer, what + "; a new queue pair for the next attempt: " + e.getMessage());
+                return;
+            }
+        }
+        state[peer] = State.RETRY_WAIT;
+    }
+
+    /**
+     * Server side: the connection accepted from {@code peer} did not come up ({@code what}): its id
+     * and queue pair go (a fresh one waits), and the client's next request is accepted.
+     */
+    private void abandonAccept(int peer, String what) {
+        LOG.debug("iwarp: rank {}: dropping the connection accepted from rank {}: {}", rank, peer, what);
+        dropId(peer);
+        try {
+            engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
+        } catch (RuntimeException e) {
+            fail(peer, what + "; a new queue pair for the next request: " + e.getMessage());
+            return;
+        }
+        state[peer] = State.AWAITING_REQUEST;
+    }
+
+    private void dropId(int peer) {
+        CmId old = ids[peer];
+        ids[peer] = null;
+        if (old != null) {
+            peerOfId.remove(old.address());
+            old.close();
+        }
+    }
+
+    private QueuePair freshQueuePair() {
+        QueuePair qp = engine.createQueuePair();
+        try {
+            qp.toInit(1, engine.queuePairAccess(), 0);
+        } catch (RuntimeException e) {
+            qp.close();
+            throw e;
+        }
+        return qp;
+    }
+
+    private void up(int peer) {
+        state[peer] = State.CONNECTED;
+        attempts.reset(peer);
+        inProgress--;
+        connected++;
+        LOG.debug("iwarp: rank {}: connected to rank {} in {} ms", rank, peer,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]));
+    }
+
+    /** Fails connections past the time limit; starts the attempts whose backoff is over. */
+    private void checkTimes() {
+        long now = System.nanoTime();
+        for (int p = 0; p < state.length; p++) {
+            State s = state[p];
+            if (s == State.NONE || s == State.CONNECTED || s == State.FAILED) {
+                continue;
+            }
+            if (now - started[p] > timeoutNanos) {
+                fail(p, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (" + s
+                        + (attempts.failures(p) > 0 ? ", " + (attempts.failures(p) + 1) + " attempts" : "") + ")");
+            } else if (s == State.RETRY_WAIT && attempts.due(p, now)) {
+                engine.counters().connectResend();
+                if (p < rank) {
+                    connect(p);
+                } else {
+                    callMe(p);
+                }
+            }
+        }
+    }
+
+    private void fail(int peer, String what) {
+        if (state[peer] == State.FAILED) {
+            return;
+        }
+        if (state[peer] != State.CONNECTED && state[peer] != State.NONE) {
+            inProgress--;
+        }
+        state[peer] = State.FAILED;
+        String reason = "iwarp: rank " + rank + " could not connect to rank " + peer + " at " + addresses.describe(peer)
+                + " from " + device.describe() + " port " + local.getPort() + ": " + what;
+        LOG.debug(reason);
+        if (opening) {
+            if (openFailure == null) {
+                openFailure = reason;
+            }
+        } else {
+            engine.connectionFailed(peer, reason);
+        }
+    }
+
+    private CmConnectParameters parameters(int kind) {
+        byte[] data = ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
+        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(), data, 7, 7);
+    }
+
+    /** Connects to {@code peer} at {@code address} instead of what it published (tests: a refused connection). */
+    void useAddress(int peer, InetSocketAddress address) {
+        addresses.use(peer, address);
+    }
+
+    /** Destroys every RDMA CM id (the listener's too) and the event channel; before the data path closes. */
+    void close() {
+        channel.close();
+    }
+}

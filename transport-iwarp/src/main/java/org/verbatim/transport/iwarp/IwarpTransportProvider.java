@@ -1,0 +1,56 @@
+package org.verbatim.transport.iwarp;
+
+import java.util.Optional;
+import org.verbatim.spi.Transport;
+import org.verbatim.spi.TransportContext;
+import org.verbatim.spi.TransportException;
+import org.verbatim.spi.TransportProvider;
+import org.verbatim.transport.verbs.DeviceKind;
+import org.verbatim.verbs.VerbsAvailability;
+
+/**
+ * Service entry of the iWARP transport: name "iwarp", priority 30 (after shm and ib, before
+ * tcp). Unavailable, with the reason, where verbs or the RDMA CM cannot be used or no device is
+ * an iWARP device, so MPI falls back to the other transports; never crashes the JVM.
+ */
+public final class IwarpTransportProvider implements TransportProvider {
+    public static final String NAME = "iwarp";
+    public static final int PRIORITY = 30;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int priority() {
+        return PRIORITY;
+    }
+
+    @Override
+    public Optional<String> unavailabilityCause() {
+        try {
+            var report = VerbsAvailability.probe();
+            if (report.cause().isPresent()) {
+                return report.cause();
+            }
+            if (report.devices().stream().noneMatch(DeviceKind::isIwarp)) {
+                return Optional.of("no iWARP devices (" + report.devices() + "): use transport ib");
+            }
+            return Optional.empty();
+        } catch (Throwable t) {
+            return Optional.of("verbs probe failed: " + t);
+        }
+    }
+
+    @Override
+    public Transport open(TransportContext context) throws TransportException {
+        IwarpConfiguration config;
+        try {
+            config = IwarpConfiguration.from(context.config());
+        } catch (IllegalArgumentException e) {
+            throw new TransportException("iwarp configuration: " + e.getMessage(), e);
+        }
+        return IwarpTransport.open(context, config);
+    }
+}
