@@ -111,6 +111,29 @@ final class MappedOps {
         }
     }
 
+    /** The operations {@link #combine} computes for integers. */
+    private static boolean integer(OpCode op) {
+        return switch (op) {
+            case SUM, REPLACE, MAX, MIN, BAND, BOR, BXOR, PROD -> true;
+            default -> false;
+        };
+    }
+
+    /** {@code x op y} for an operation {@link #integer} accepts (x the inout value). */
+    private static long combine(OpCode op, long x, long y) {
+        return switch (op) {
+            case SUM -> x + y;
+            case REPLACE -> y;
+            case MAX -> x > y ? x : y;
+            case MIN -> x < y ? x : y;
+            case BAND -> x & y;
+            case BOR -> x | y;
+            case BXOR -> x ^ y;
+            case PROD -> x * y;
+            default -> throw new IllegalArgumentException("not an integer operation: " + op);
+        };
+    }
+
     /**
      * One element of the commonest kinds (as {@link Reduction} computes it: {@code in op inout},
      * C's MAX and MIN expressions with the inout value first); false for any other, which the
@@ -120,43 +143,19 @@ final class MappedOps {
                                long at) {
         switch (kind) {
             case INT64 -> {
-                long x = t.get(I64, at);
-                long y = in.get(I64, 0);
-                long r;
-                switch (op) {
-                    case SUM -> r = x + y;
-                    case REPLACE -> r = y;
-                    case MAX -> r = x > y ? x : y;
-                    case MIN -> r = x < y ? x : y;
-                    case BAND -> r = x & y;
-                    case BOR -> r = x | y;
-                    case BXOR -> r = x ^ y;
-                    case PROD -> r = x * y;
-                    default -> {
-                        return false;
-                    }
+                if (!integer(op)) {
+                    return false;
                 }
-                t.set(I64, at, r);
+                t.set(I64, at, combine(op, t.get(I64, at), in.get(I64, 0)));
                 return true;
             }
             case INT32 -> {
-                int x = t.get(I32, at);
-                int y = in.get(I32, 0);
-                int r;
-                switch (op) {
-                    case SUM -> r = x + y;
-                    case REPLACE -> r = y;
-                    case MAX -> r = x > y ? x : y;
-                    case MIN -> r = x < y ? x : y;
-                    case BAND -> r = x & y;
-                    case BOR -> r = x | y;
-                    case BXOR -> r = x ^ y;
-                    case PROD -> r = x * y;
-                    default -> {
-                        return false;
-                    }
+                if (!integer(op)) {
+                    return false;
                 }
-                t.set(I32, at, r);
+                // Widened to long: sums, products and the bitwise operations agree in the low 32
+                // bits, and MAX/MIN compare the sign-extended values as ints would.
+                t.set(I32, at, (int) combine(op, t.get(I32, at), in.get(I32, 0)));
                 return true;
             }
             case FLOAT64 -> {
