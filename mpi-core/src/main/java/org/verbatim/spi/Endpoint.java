@@ -29,6 +29,16 @@ public interface Endpoint {
     int send(MemorySegment header, MemorySegment payload);
 
     /**
+     * {@link #send} of emulated RDMA data: the caller keeps {@code payload} (native) valid and
+     * unchanged until the operation it belongs to completes through the peer's answer, so a
+     * transport may leave the part the wire does not take at once where it is and write it from
+     * there later, instead of copying it out. The header is copied out as with {@link #send}.
+     */
+    default int sendRetained(MemorySegment header, MemorySegment payload) {
+        return send(header, payload);
+    }
+
+    /**
      * Claims room for one eager message of {@code length} bytes (header included, at most
      * {@link Capabilities#maxEager()}) and wraps it into {@code claim}: the caller writes the
      * message in place and commits or aborts it ({@link Capability#EAGER_CLAIM}). Ordered with

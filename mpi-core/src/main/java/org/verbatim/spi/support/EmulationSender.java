@@ -101,7 +101,7 @@ final class EmulationSender {
             request.set(LONG, EmulationWire.REST, op.length - op.done);
             final MemorySegment payload = n == 0 ? EMPTY
                     : op.segments[op.entry].asSlice(op.offsets[op.entry] + op.entryOffset, n);
-            if (raw.send(request, payload) != PostStatus.OK) {
+            if (raw.sendRetained(request, payload) != PostStatus.OK) {
                 return false;
             }
             op.advance(n);
@@ -118,7 +118,7 @@ final class EmulationSender {
             shortReply.set(LONG, EmulationWire.OFFSET, op.done);
             final MemorySegment payload = n == 0 ? EMPTY
                     : op.segments[0].asSlice(op.offsets[0] + op.done, n);
-            if (raw.send(shortReply, payload) != PostStatus.OK) {
+            if (raw.sendRetained(shortReply, payload) != PostStatus.OK) {
                 return false;
             }
             op.done += n;

@@ -19,7 +19,10 @@ import org.verbatim.spi.PostStatus;
  * up yet or bytes are queued, is copied into the send queue, which progress flushes. A full
  * queue is RETRY. Once connected, a send while bytes wait in the queue is RETRY too (the
  * caller retries after progress), so only the unwritten rest of one frame is ever copied and
- * a stream of large frames goes out from the caller's memory. Incoming bytes collect in the receive buffer until a whole frame is there.
+ * a stream of large frames goes out from the caller's memory. Emulated RDMA data
+ * ({@link #sendRetained}) is not copied even then: its unwritten rest stays in the caller's
+ * memory ({@code held}) and progress writes it from there after the queue. Incoming bytes collect
+ * in the receive buffer until a whole frame is there.
  */
 final class PeerLink implements Endpoint {
     /** Payloads up to this size are copied next to the header: one buffer, no view object. */
@@ -62,6 +65,11 @@ final class PeerLink implements Endpoint {
     private final ByteBuffer scratch;
     private final MemorySegment scratchSegment;
     private final ByteBuffer[] pair = new ByteBuffer[2];
+    /** The unwritten rest of a retained payload, written after the queue; null when none. */
+    private ByteBuffer held;
+    /** End of the partial frame at the start of the receive buffer when more than a burst of it
+     *  must be read into the buffer (0: read a burst; see TcpTransport.read). */
+    int frameEnd;
 
     PeerLink(TcpTransport transport, int peer, int maxMessage, int queueBytes,
              ByteBuffer scratch) {
@@ -83,6 +91,15 @@ final class PeerLink implements Endpoint {
 
     @Override
     public int send(MemorySegment header, MemorySegment payload) {
+        return send(header, payload, false);
+    }
+
+    @Override
+    public int sendRetained(MemorySegment header, MemorySegment payload) {
+        return send(header, payload, payload.isNative());
+    }
+
+    private int send(MemorySegment header, MemorySegment payload, boolean retained) {
         final long h = header.byteSize();
         final long p = payload.byteSize();
         final long total = h + p;
@@ -96,6 +113,12 @@ final class PeerLink implements Endpoint {
         final int frame = (int) (Frames.LENGTH_SIZE + total);
         transport.framesSent++;
         if (channel == null) {
+            if (retained) {
+                // emulated RDMA data waits where it is until the connection is up
+                transport.framesSent--;
+                transport.connect(this);
+                return PostStatus.RETRY;
+            }
             // not connected yet: the queue holds the messages until the connection is up
             if (queue.remaining() < frame) {
                 grow(frame);
@@ -108,7 +131,7 @@ final class PeerLink implements Endpoint {
             transport.connect(this);
             return PostStatus.OK;
         }
-        if (queue.position() > 0 && !flush()) {
+        if ((queue.position() > 0 || held != null) && !flush()) {
             // the socket is behind: RETRY rather than copy whole frames into the queue
             transport.framesSent--;
             return PostStatus.RETRY;
@@ -140,7 +163,12 @@ final class PeerLink implements Endpoint {
                 pair[1] = body;
                 channel.write(pair);
                 pair[1] = null;
-                if (scratch.hasRemaining() || body.hasRemaining()) {
+                if (retained && body.hasRemaining()) {
+                    // the rest stays where it is; only the header's rest is copied
+                    queue.put(scratch);
+                    held = body;
+                    transport.wantWrite(this);
+                } else if (scratch.hasRemaining() || body.hasRemaining()) {
                     grow(scratch.remaining() + body.remaining());
                     queue.put(scratch);
                     queue.put(body);
@@ -205,6 +233,15 @@ final class PeerLink implements Endpoint {
 
     /** Queues the BYE that tells the peer the end of the stream is no failure. */
     boolean queueBye() {
+        if (held != null) {
+            // closing: the held rest goes into the queue so that BYE follows it
+            grow(held.remaining() + Frames.LENGTH_SIZE);
+            if (queue.remaining() < held.remaining() + Frames.LENGTH_SIZE) {
+                return false;
+            }
+            queue.put(held);
+            held = null;
+        }
         if (queue.remaining() < Frames.LENGTH_SIZE) {
             return false;
         }
@@ -212,19 +249,36 @@ final class PeerLink implements Endpoint {
         return true;
     }
 
-    /** Writes what the socket takes of the queue; true when the queue is empty. */
+    /** True while bytes wait to be written: in the queue or a retained payload's rest. */
+    boolean pending() {
+        return queue.position() > 0 || held != null;
+    }
+
+    /** Writes what the socket takes of the queue, then of a held payload; true when both are empty. */
     boolean flush() {
         if (channel == null || failed) {
-            return queue.position() == 0;
+            return !pending();
         }
-        if (queue.position() == 0) {
+        if (!pending()) {
             return true;
         }
         queue.flip();
         try {
-            channel.write(queue);
+            if (held == null) {
+                channel.write(queue);
+            } else {
+                pair[0] = queue;
+                pair[1] = held;
+                channel.write(pair);
+                pair[1] = null;
+                if (!held.hasRemaining()) {
+                    held = null;
+                }
+            }
         } catch (IOException e) {
             queue.clear();
+            held = null;
+            pair[1] = null;
             transport.fail(this, "sending to rank " + peer + " failed: " + e.getMessage());
             return true;
         } finally {
@@ -232,7 +286,7 @@ final class PeerLink implements Endpoint {
                 queue.compact();
             }
         }
-        boolean empty = queue.position() == 0;
+        boolean empty = !pending();
         if (!empty) {
             transport.wantWrite(this);
         }

@@ -60,6 +60,9 @@ final class TcpTransport implements Transport {
     private static final int IDLE_POLL_PASSES = 1024;
     /** Frames from this size on may be received straight into place (emulated RDMA data). */
     private static final int PLACE_MIN = 2 << 10;
+    /** Most bytes one read takes into a receive buffer beyond the frame it must complete: a
+     *  large frame's data beyond this is read straight into place, not copied there. */
+    private static final int READ_BURST = 16 << 10;
     /**
      * Up to this many connected peers, progress reads each socket directly (one non-blocking
      * read(2) per peer and pass) instead of asking the selector first: a message that has arrived
@@ -326,7 +329,7 @@ final class TcpTransport implements Transport {
             if (l.channel == null || l.failed) {
                 continue; // closed during this pass; recollected on the next
             }
-            if (l.queue.position() > 0 && l.flush() && l.key != null && l.key.isValid()) {
+            if (l.pending() && l.flush() && l.key != null && l.key.isValid()) {
                 l.key.interestOps(SelectionKey.OP_READ);
             }
             if (l.channel != null && read(l) > 0) {
@@ -384,6 +387,10 @@ final class TcpTransport implements Transport {
                     return n;
                 }
             } else {
+                // a burst, or the rest of a frame that must be whole in the buffer: never much
+                // of a large frame that may be read straight into place once its head is here
+                int limit = Math.max(l.frameEnd, l.in.position() + READ_BURST);
+                l.in.limit(Math.min(l.in.capacity(), limit));
                 n = l.channel.read(l.in);
             }
         } catch (IOException e) {
@@ -440,10 +447,17 @@ final class TcpTransport implements Transport {
             l.in.position(end - pos);
         }
         int left = end - pos;
+        l.frameEnd = 0;
         if (left >= Frames.LENGTH_SIZE) {
-            int needed = Frames.LENGTH_SIZE + l.inSegment.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
-            if (needed > l.in.capacity()) {
-                growReceiveBuffer(l, needed);
+            int length = l.inSegment.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+            if (length < PLACE_MIN || closing
+                    || left - Frames.LENGTH_SIZE >= RdmaEmulation.PLACEMENT_HEAD) {
+                // small, or declined by placement: the whole frame is read into the buffer
+                int needed = Frames.LENGTH_SIZE + length;
+                if (needed > l.in.capacity()) {
+                    growReceiveBuffer(l, needed);
+                }
+                l.frameEnd = needed;
             }
         }
     }
@@ -552,10 +566,10 @@ final class TcpTransport implements Transport {
         try {
             while (System.nanoTime() - deadline < 0 && stillOpen()) {
                 for (PeerLink l : links) {
-                    if (l != null && l.channel != null && l.queue.position() > 0) {
+                    if (l != null && l.channel != null && l.pending()) {
                         l.flush();
                     }
-                    if (l != null && l.channel != null && l.byeReceived && l.queue.position() == 0) {
+                    if (l != null && l.channel != null && l.byeReceived && !l.pending()) {
                         // the peer sends nothing after its BYE and ours is written: closing now
                         // leaves no unread byte on either side. Waiting for the peer's end of
                         // stream instead made two finalizing peers wait for each other until
