@@ -71,9 +71,18 @@ final class ShmEndpoint implements Endpoint {
             return retry();
         }
         final MemorySegment buffer = ring.buffer();
-        MemorySegment.copy(header, 0, buffer, offset + HEADER_LENGTH, headerLength);
-        MemorySegment.copy(payload, 0, buffer, offset + HEADER_LENGTH + headerLength,
-                payload.byteSize());
+        if (total <= SmallCopy.MAX && header.isNative() && payload.isNative()
+                && payload.scope().isAlive()) {
+            // the record [offset, offset + recordLength) is ours; the header is the runtime's,
+            // the payload the caller's, native memory of these lengths, alive (checked)
+            final long to = buffer.address() + offset + HEADER_LENGTH;
+            SmallCopy.copy(header.address(), to, (int) headerLength);
+            SmallCopy.copy(payload.address(), to + headerLength, (int) (total - headerLength));
+        } else {
+            MemorySegment.copy(header, 0, buffer, offset + HEADER_LENGTH, headerLength);
+            MemorySegment.copy(payload, 0, buffer, offset + HEADER_LENGTH + headerLength,
+                    payload.byteSize());
+        }
         ring.commit(offset, RecordDescriptor.TYPE_MESSAGE, source, recordLength);
         retryStreak = 0;
         return PostStatus.OK;
