@@ -83,6 +83,39 @@ final class Collectives {
         }
     }
 
+    /**
+     * As {@link #send(Comm, String, Object, int, Datatype)} for a collective run by {@code s}: a
+     * layout type is packed into the schedule's pooled native scratch memory.
+     */
+    static Buf send(Comm c, String call, Schedule s, Object buf, int count, Datatype type)
+            throws MPIException {
+        if (!type.isLayout()) {
+            return send(c, call, buf, count, type);
+        }
+        try {
+            return LayoutBuffers.packedForSend(s, buf, count, type);
+        } catch (MPIException e) {
+            throw c.raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
+    /**
+     * The receive buffer of a collective run by {@code s} that writes every byte of it
+     * (alltoall, allgather): a layout type gets an image in the schedule's pooled native scratch
+     * memory, not filled from the buffer first, unpacked into it at the end.
+     */
+    static Buf recvWritten(Comm c, String call, Schedule s, Object buf, int count, Datatype type)
+            throws MPIException {
+        if (!type.isLayout()) {
+            return recv(c, call, buf, count, type);
+        }
+        try {
+            return LayoutBuffers.writtenForReceive(s, buf, count, type);
+        } catch (MPIException e) {
+            throw c.raise(call, e.getErrorClass(), e.getMessage());
+        }
+    }
+
     static Buf recv(Comm c, String call, Object buf, int count, Datatype type) throws MPIException {
         try {
             if (type.isLayout()) {

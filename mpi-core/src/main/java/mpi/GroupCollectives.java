@@ -49,17 +49,28 @@ final class GroupCollectives {
         }
         int p = c.world.length;
         Collectives.checkCount(c, call, recvcount, recvtype);
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * p, recvtype);
         long block = recvtype.bytes(recvcount);
-        MemorySegment send = null;
         if (sendbuf != null) {
             Collectives.checkCount(c, call, sendcount, sendtype);
-            send = Collectives.send(c, call, sendbuf, sendcount, sendtype).seg();
-            if (send.byteSize() != block) {
-                throw c.raise(call, ErrorClass.ERR_TRUNCATE, "send block (" + send.byteSize()
-                        + " bytes) differs from receive block (" + block + " bytes)");
+            checkBlocks(c, call, sendtype.bytes(sendcount), block);
+            // every byte of the receive buffer is written: layout images need no filling first
+            Schedule s = Collectives.schedule(c);
+            try {
+                MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg();
+                Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf, recvcount * p,
+                        recvtype);
+                Allgather.build(s, send, out.seg(), block);
+                return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                        out.copyBack());
+            } catch (MPIException e) {
+                s.discard();
+                throw e;
             }
-        } else if (out.copyBack() != null) {
+        }
+        // in place: rank r's block is read from the receive buffer, so a layout image is filled
+        Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * p, recvtype);
+        MemorySegment send = null;
+        if (out.copyBack() != null) {
             send = Collectives.send(c, call, recvbuf, recvcount * p, recvtype).seg()
                     .asSlice(c.rank * block, block);
         }
@@ -101,18 +112,36 @@ final class GroupCollectives {
         int p = c.remote.length;
         Collectives.checkCount(c, call, sendcount, sendtype);
         Collectives.checkCount(c, call, recvcount, recvtype);
-        MemorySegment send = Collectives.send(c, call, sendbuf, sendcount * p, sendtype).seg();
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * p, recvtype);
-        long block = recvtype.bytes(recvcount);
-        if (sendtype.bytes(sendcount) != block) {
-            throw c.raise(call, ErrorClass.ERR_TRUNCATE, "send block (" + sendtype.bytes(sendcount)
-                    + " bytes) differs from receive block (" + block + " bytes)");
-        }
         if (c.isInterComm()) {
+            MemorySegment send = Collectives.send(c, call, sendbuf, sendcount * p, sendtype).seg();
+            Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * p, recvtype);
+            long block = recvtype.bytes(recvcount);
+            checkBlocks(c, call, sendtype.bytes(sendcount), block);
             return InterCollectives.allToAll(c, send, out, block, nb, sendbuf, recvbuf);
         }
-        Schedule s = Alltoall.build(Collectives.schedule(c), send, out.seg(), block);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        long block = recvtype.bytes(recvcount);
+        checkBlocks(c, call, sendtype.bytes(sendcount), block);
+        // every byte of the receive buffer is written: layout images need no filling first
+        Schedule s = Collectives.schedule(c);
+        try {
+            MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount * p, sendtype).seg();
+            Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf, recvcount * p,
+                    recvtype);
+            Alltoall.build(s, send, out.seg(), block);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        } catch (MPIException e) {
+            s.discard();
+            throw e;
+        }
+    }
+
+    private static void checkBlocks(Comm c, String call, long sendBlock, long recvBlock)
+            throws MPIException {
+        if (sendBlock != recvBlock) {
+            throw c.raise(call, ErrorClass.ERR_TRUNCATE, "send block (" + sendBlock
+                    + " bytes) differs from receive block (" + recvBlock + " bytes)");
+        }
     }
 
     static Request allToAllv(Comm c, Object sendbuf, int[] sendcount, int[] sdispls,

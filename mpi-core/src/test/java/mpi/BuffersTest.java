@@ -60,4 +60,28 @@ class BuffersTest {
         assertEquals(MPI.ERR_BUFFER, readOnly.getErrorClass());
         assertTrue(readOnly.getMessage().contains("read-only"), readOnly.getMessage());
     }
+
+    @Test
+    void newBuffersStartOnACacheLineWithTheirExactCapacity() throws MPIException {
+        for (int capacity : new int[] {0, 1, 63, 64, 65, 4096, 128 * 4096 * 4 + 3}) {
+            ByteBuffer b = MPI.newByteBuffer(capacity);
+            assertTrue(b.isDirect());
+            assertEquals(capacity, b.capacity());
+            assertEquals(0, b.position());
+            assertEquals(capacity, b.limit());
+            assertEquals(java.nio.ByteOrder.nativeOrder(), b.order());
+            assertEquals(0, MemorySegment.ofBuffer(b).address() % 64, "capacity " + capacity);
+            if (capacity > 0) {
+                b.put(capacity - 1, (byte) 7); // the whole capacity is usable
+                assertEquals(7, b.get(capacity - 1));
+            }
+        }
+        IntBuffer ints = MPI.newIntBuffer(1000);
+        assertEquals(1000, ints.capacity());
+        assertEquals(0, MemorySegment.ofBuffer(ints).address() % 64);
+        assertEquals(0, MemorySegment.ofBuffer(MPI.newDoubleBuffer(3)).address() % 64);
+        // two allocations keep distinct scopes (the pin-down cache tells them apart by scope)
+        assertNotEquals(Buffers.forSend(MPI.newByteBuffer(64), 64, MPI.BYTE).scope(),
+                Buffers.forSend(MPI.newByteBuffer(64), 64, MPI.BYTE).scope());
+    }
 }

@@ -112,6 +112,9 @@ final class RunList {
 
     /** The run holding block {@code k} ({@code 0 <= k < blocks()}). */
     int runOfBlock(long k) {
+        if (offsets.length == 1) {
+            return 0; // a vector's single run: no search
+        }
         int i = Arrays.binarySearch(blockPrefix, k);
         return i >= 0 ? i : -i - 2;
     }

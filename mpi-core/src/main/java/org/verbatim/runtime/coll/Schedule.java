@@ -68,6 +68,16 @@ public final class Schedule extends RequestState implements Engine.Poller {
         return t;
     }
 
+    /**
+     * Gives the scratch memory back for a schedule that will never start (its call failed while
+     * it was being built).
+     */
+    public void discard() {
+        if (!started) {
+            releaseTemps();
+        }
+    }
+
     private void releaseTemps() {
         for (MemorySegment t : temps) {
             group.engine().giveBack(t);

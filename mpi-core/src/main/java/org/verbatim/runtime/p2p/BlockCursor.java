@@ -6,13 +6,21 @@ package org.verbatim.runtime.p2p;
  * receiver's blocks side by side with two cursors, cutting the message into pieces that are
  * contiguous on both sides. {@link #mark()} and {@link #reset()} undo the advances of a post the
  * transport refused for now.
+ *
+ * <p>The current block's offset and length are looked up once when the cursor enters it (a
+ * datatype's blocks are computed from its runs), not on every question: a scatter list of a
+ * thousand 256-byte blocks asks three questions per block.
  */
 final class BlockCursor {
     private final Layout layout;
     /** Added to every offset: 0 for a local base, the registration's address for remote blocks. */
     private final long origin;
+    private final int blocks;
     private int block;
     private long skip;
+    /** Offset from the origin and length of {@code block} (0 past the last). */
+    private long blockOffset;
+    private long blockLength;
     private int markBlock;
     private long markSkip;
 
@@ -20,12 +28,14 @@ final class BlockCursor {
     BlockCursor(Layout layout, long origin) {
         this.layout = layout;
         this.origin = origin;
+        this.blocks = layout == null ? 0 : layout.blockCount();
+        enter(0);
         settle();
     }
 
     /** Offset (or address) of the byte under the cursor. */
     long position() {
-        return layout == null ? origin + skip : origin + layout.blockOffset(block) + skip;
+        return layout == null ? origin + skip : origin + blockOffset + skip;
     }
 
     /** Bytes from the cursor to the end of its block (unbounded when contiguous). */
@@ -33,7 +43,7 @@ final class BlockCursor {
         if (layout == null) {
             return Long.MAX_VALUE;
         }
-        return block < layout.blockCount() ? layout.blockLength(block) - skip : 0;
+        return blockLength - skip;
     }
 
     /** Moves {@code n} bytes on (at most {@link #leftInBlock()}). */
@@ -48,8 +58,21 @@ final class BlockCursor {
     }
 
     void reset() {
-        block = markBlock;
+        if (block != markBlock) {
+            enter(markBlock);
+        }
         skip = markSkip;
+    }
+
+    private void enter(int b) {
+        block = b;
+        if (layout != null && b < blocks) {
+            blockOffset = layout.blockOffset(b);
+            blockLength = layout.blockLength(b);
+        } else {
+            blockOffset = 0;
+            blockLength = 0;
+        }
     }
 
     /** Steps over the end of a block and over empty blocks. */
@@ -57,10 +80,9 @@ final class BlockCursor {
         if (layout == null) {
             return;
         }
-        int n = layout.blockCount();
-        while (block < n && skip >= layout.blockLength(block)) {
-            skip -= layout.blockLength(block);
-            block++;
+        while (block < blocks && skip >= blockLength) {
+            skip -= blockLength;
+            enter(block + 1);
         }
     }
 }

@@ -23,8 +23,11 @@ final class GetRendezvous {
     private final StagingPool pool;
     /** Scatter list of one read (p-rrs); filled and posted under the lock, read during the post. */
     private final IoVector scatter = new IoVector(SCATTER_ENTRIES);
-    /** Most entries of one scatter read (the transport's own limit may be lower). */
-    private static final int SCATTER_ENTRIES = 64;
+    /**
+     * Most entries of one scatter read (the transport's own limit may be lower): Linux's IOV_MAX,
+     * so that over cross-memory attach a vector of up to a thousand blocks is one system call.
+     */
+    private static final int SCATTER_ENTRIES = 1024;
 
     GetRendezvous(ProtocolContext context, PointToPoint owner) {
         this.context = context;

@@ -65,7 +65,9 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
      * Median block below which auto packs and unpacks, for a transport whose RDMA is done by the
      * CPU (shm): measured (docs/benchmarks.md, 2026-11-26, frozen), p-rrs was 1.0-1.75x the
      * contiguous time at 256 B-4 KiB blocks where generic was 0.94-1.32x; the kernel's
-     * per-iovec cost weighs less with fewer, larger blocks (not measured above 4 KiB).
+     * per-iovec cost weighs less with fewer, larger blocks (not measured above 4 KiB). Measured
+     * again with one scatter read per message (2026-11-26, 23:12 UTC, three alternated rounds):
+     * p-rrs still slower than generic at 128 B-1 KiB blocks, in latency and in the window.
      */
     static final long CPU_MIN_BLOCK = 8192;
     /** Median block from which auto writes block to block through an adapter. */

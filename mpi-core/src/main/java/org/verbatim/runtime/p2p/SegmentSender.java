@@ -27,8 +27,8 @@ final class SegmentSender implements AutoCloseable {
     private static final int POSTED = 0;
     private static final int WAIT = 1;
     private static final int REFUSED = 2;
-    /** Most entries of one gather write. */
-    private static final int GATHER_ENTRIES = 64;
+    /** Most entries of one gather write (Linux's IOV_MAX; the transport's limit may be lower). */
+    private static final int GATHER_ENTRIES = 1024;
 
     private final ProtocolContext context;
     private final PointToPoint owner;

@@ -17,12 +17,15 @@ import org.verbatim.spi.WorkList;
  *
  * <p>The kernel takes iovec lists on both sides, so a gather write or a scatter read is one call
  * with up to {@link #MAX_IOV} local entries, and a run of up to {@link #MAX_LIST} writes (or
- * reads) from a work list is one call with one local and two remote entries per write. Both stay
- * far below the kernel's IOV_MAX (1024).
+ * reads) from a work list is one call with one local and two remote entries per write. A scatter
+ * or gather list may be as long as the kernel's IOV_MAX (1024): the local side of a call costs
+ * the kernel little per entry (a copy to or from the caller's own pages), so a vector of a
+ * thousand blocks is one call; the remote side is what the kernel pins page range by page range,
+ * and it stays one entry (two for a write).
  */
 final class CrossMemoryAttach {
     /** Most entries of a gather or scatter list (put().maxIov, get().maxIov). */
-    static final int MAX_IOV = 64;
+    static final int MAX_IOV = 1024;
     /** Most requests of one list post (maxListPost). */
     static final int MAX_LIST = 64;
 

@@ -45,8 +45,8 @@ class ShmOperationsTest {
                 assertTrue(caps.has(c), c.toString());
             }
             assertEquals(java.util.EnumSet.allOf(AtomicOp.class), caps.atomics());
-            assertEquals(64, caps.put().maxIov());
-            assertEquals(64, caps.get().maxIov());
+            assertEquals(1024, caps.put().maxIov());
+            assertEquals(1024, caps.get().maxIov());
             assertEquals(cma, caps.has(Capability.LIST_POST));
             assertEquals(cma ? 64 : 0, caps.maxListPost());
             assertEquals(!cma, caps.has(Capability.RDMA_WRITE_EMULATED));
