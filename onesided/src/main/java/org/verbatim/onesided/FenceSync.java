@@ -67,6 +67,7 @@ final class FenceSync {
         w.lock();
         try {
             w.fenceEpoch = !noSucceed;
+            w.epochChanged();
             w.opsSinceFence = false;
         } finally {
             w.unlock();
@@ -104,6 +105,7 @@ final class FenceSync {
         w.lock();
         try {
             w.fenceEpoch = !noSucceed;
+            w.epochChanged();
             w.opsSinceFence = false;
         } finally {
             w.unlock();

@@ -52,14 +52,19 @@ final class Pscw {
         return true;
     }
 
-    /** Spins a while on a shared counter, then waits making progress. */
-    private void awaitShared(BooleanSupplier done) {
+    /**
+     * Spins a while on the shared counters of posts ({@code completes} false) or completions,
+     * then waits making progress; the spins make no lambda (a short epoch's usual case).
+     */
+    private void awaitShared(int[] ranks, boolean completes) {
         for (int i = 0; i < SPINS; i++) {
-            if (done.getAsBoolean()) {
+            if (completes ? completesArrived(ranks) : postsArrived(ranks)) {
                 return;
             }
             Thread.onSpinWait();
         }
+        BooleanSupplier done = completes ? () -> completesArrived(ranks)
+                : () -> postsArrived(ranks);
         w.await(done);
     }
 
@@ -81,16 +86,17 @@ final class Pscw {
                 throw Window.syncError("start while an access epoch is open");
             }
             w.leaveIdleFence("start");
-            accessGroup = ranks.clone();
+            accessGroup = ranks; // the caller's to keep (RmaWindow#start)
             for (int r : ranks) {
                 inAccessGroup[r] = true;
             }
+            w.epochChanged();
         } finally {
             w.unlock();
         }
         if ((assertion & OneSidedExtension.MODE_NOCHECK) == 0) {
             if (shared()) {
-                awaitShared(() -> postsArrived(ranks));
+                awaitShared(ranks, false);
                 for (int r : ranks) {
                     postsSeen[r]++;
                 }
@@ -119,6 +125,10 @@ final class Pscw {
             }
             ranks = accessGroup;
             w.issueHeld();
+            if (shared()) { // every operation is complete once issued: signal in this pass
+                endAccess(ranks);
+                return;
+            }
         } finally {
             w.unlock();
         }
@@ -127,22 +137,28 @@ final class Pscw {
         }
         w.lock();
         try {
-            for (int r : ranks) {
-                if (shared()) {
-                    SharedControl.complete(w.memory.control[r], w.size, w.me);
-                } else {
-                    w.sendSync(r, RmaWire.COMPLETE, 0);
-                }
-            }
-            accessGroup = null;
-            for (int r : ranks) {
-                inAccessGroup[r] = false;
-            }
+            endAccess(ranks);
         } finally {
             w.unlock();
         }
         w.replies.await(-1);
         w.raiseDeferred();
+    }
+
+    /** COMPLETE to every target of the access epoch (counters or records), which then ends. */
+    private void endAccess(int[] ranks) {
+        for (int r : ranks) {
+            if (shared()) {
+                SharedControl.complete(w.memory.control[r], w.size, w.me);
+            } else {
+                w.sendSync(r, RmaWire.COMPLETE, 0);
+            }
+        }
+        accessGroup = null;
+        for (int r : ranks) {
+            inAccessGroup[r] = false;
+        }
+        w.epochChanged();
     }
 
     void post(int[] ranks, int assertion) {
@@ -153,7 +169,7 @@ final class Pscw {
                 throw Window.syncError("post while an exposure epoch is open");
             }
             w.leaveIdleFence("post");
-            exposureGroup = ranks.clone();
+            exposureGroup = ranks;
             for (int r : ranks) {
                 if (shared()) {
                     SharedControl.post(w.memory.control[r], w.me);
@@ -179,7 +195,7 @@ final class Pscw {
             w.unlock();
         }
         if (shared()) {
-            awaitShared(() -> completesArrived(ranks));
+            awaitShared(ranks, true);
         } else {
             w.await(() -> completesArrived(ranks));
         }
