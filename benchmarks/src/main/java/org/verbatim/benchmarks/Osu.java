@@ -43,6 +43,34 @@ final class Osu {
         System.out.flush();
     }
 
+    /**
+     * Waits until this JVM's JIT has completed no compilation for 50 ms (at most 2 s): a rank
+     * bound to one core shares it with its compiler threads, so a compilation queued by untimed
+     * iterations would otherwise run during the timed ones. Not a barrier.
+     */
+    static void settleJit() {
+        java.lang.management.CompilationMXBean jit =
+                java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        long before = jit.getTotalCompilationTime();
+        while (System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long now = jit.getTotalCompilationTime();
+            if (now == before) {
+                return;
+            }
+            before = now;
+        }
+    }
+
     static String bindings() {
         try {
             return MPI.class.getMethod("getLibVersion").invoke(null).toString().lines().findFirst()

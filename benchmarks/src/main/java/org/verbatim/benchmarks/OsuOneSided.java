@@ -30,7 +30,10 @@ import mpi.Win;
  * operations per epoch. Windows are created on a direct buffer or allocated (allocated windows of
  * one host are loads and stores). {@code --warmup N}: N epochs at the first size before anything
  * is timed (the JIT compiles the whole path; a tenth of the timed epochs at each size is not
- * enough for short runs). The program compiles against Open MPI's Java bindings too, and
+ * enough for short runs). Before each size is timed, the program waits (50 ms or more) until
+ * the JIT has stopped compiling: a rank is bound to one core with its compiler threads, so a
+ * compilation that the untimed epochs queued would otherwise run inside the timed ones (this
+ * process's own JIT only; C runs have none and skip the wait). The program compiles against Open MPI's Java bindings too, and
  * benchmarks/src/main/c/osu_onesided.c is its C twin (benchmarks/compare-onesided).
  */
 public final class OsuOneSided {
@@ -145,6 +148,7 @@ public final class OsuOneSided {
             int perEpoch = bw ? window : 1;
             int epochs = bw ? Math.max(2, iters / window) : iters;
             epochs(size, Math.max(2, epochs / 10), perEpoch, origin, result, compare, target);
+            Osu.settleJit();
             MPI.COMM_WORLD.barrier();
             double start = MPI.wtime();
             epochs(size, epochs, perEpoch, origin, result, compare, target);

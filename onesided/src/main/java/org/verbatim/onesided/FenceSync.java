@@ -30,6 +30,7 @@ final class FenceSync {
         boolean noSucceed = (assertion & OneSidedExtension.MODE_NOSUCCEED) != 0;
         w.lock();
         try {
+            w.checkFenceAllowed();
             if (noPrecede && (w.opsSinceFence || !w.held.isEmpty())) {
                 throw Window.syncError("fence(MODE_NOPRECEDE) after operations of this epoch");
             }

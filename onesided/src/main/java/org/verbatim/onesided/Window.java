@@ -77,11 +77,11 @@ final class Window implements RmaWindow {
     /** Operations held by the scheduler until the synchronisation call. */
     final List<HeldOp> held = new ArrayList<>();
     private boolean freed;
-    /** {@link #access} bit: contiguous operations to the target are done at once, on its mapping. */
+    /** {@link #access} bit: contiguous operations to the target are done at once (mapped). */
     static final byte DIRECT = 1;
     /** {@link #access} bit: a passive-target epoch on the target is open. */
     static final byte PASSIVE = 2;
-    /** Per target, {@link #DIRECT} and {@link #PASSIVE} as the epochs stand ({@link #epochChanged}). */
+    /** Per target, {@link #DIRECT} and {@link #PASSIVE} as the epochs stand now. */
     private final byte[] access;
 
     Window(OneSidedExtension ext, WindowGroup group, int id, WindowMemory memory,
@@ -490,16 +490,15 @@ final class Window implements RmaWindow {
     @Override
     public void fence(int assertion) {
         checkLive();
-        lock();
-        try {
-            if (pscw.open() || lockAll || anyLocked()) {
-                throw syncError("fence inside a PSCW or lock epoch");
-            }
-        } finally {
-            unlock();
-        }
         fence.fence(assertion);
         raiseDeferred();
+    }
+
+    /** Throws unless a fence may be called now (under the lock). */
+    void checkFenceAllowed() {
+        if (pscw.open() || lockAll || anyLocked()) {
+            throw syncError("fence inside a PSCW or lock epoch");
+        }
     }
 
     boolean anyLocked() {
