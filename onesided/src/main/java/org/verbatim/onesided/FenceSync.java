@@ -34,6 +34,14 @@ final class FenceSync {
             if (noPrecede && (w.opsSinceFence || !w.held.isEmpty())) {
                 throw Window.syncError("fence(MODE_NOPRECEDE) after operations of this epoch");
             }
+            if (w.memory.allMapped) {
+                // Fence-Def's held operations are done here; the next epoch's state is set
+                // before the barrier, which this thread waits in before its next operation
+                w.issueHeld();
+                w.fenceEpoch = !noSucceed;
+                w.epochChanged();
+                w.opsSinceFence = false;
+            }
         } finally {
             w.unlock();
         }
@@ -80,17 +88,10 @@ final class FenceSync {
      * under Fence-Def, at the fence), so every design reduces to one barrier, which both
      * completes this epoch and opens the next: the counting barrier in rank 0's control words
      * ({@link SharedControl#arrive}), whose atomics also order the epoch's loads and stores.
-     * It spins a while, then waits making progress (a peer that died ends the job there).
+     * It spins a while, then waits making progress (a peer that died ends the job there). The
+     * held operations (Fence-Def) were done and the next epoch opened by {@link #fence} first.
      */
     private void mappedEverywhere(boolean noPrecede, boolean noSucceed) {
-        if (!w.held.isEmpty()) { // only the program's thread holds operations
-            w.lock();
-            try {
-                w.issueHeld();
-            } finally {
-                w.unlock();
-            }
-        }
         if (!(noPrecede && noSucceed)) {
             MemorySegment root = w.memory.control[0];
             long round = SharedControl.arrive(root, w.size);
@@ -102,14 +103,6 @@ final class FenceSync {
                     w.await(() -> SharedControl.passed(root, round));
                 }
             }
-        }
-        w.lock();
-        try {
-            w.fenceEpoch = !noSucceed;
-            w.epochChanged();
-            w.opsSinceFence = false;
-        } finally {
-            w.unlock();
         }
     }
 
