@@ -44,9 +44,12 @@ final class Osu {
     }
 
     /**
-     * Waits until this JVM's JIT has completed no compilation for 50 ms (at most 2 s): a rank
-     * bound to one core shares it with its compiler threads, so a compilation queued by untimed
-     * iterations would otherwise run during the timed ones. Not a barrier.
+     * Waits until this JVM's JIT has completed no compilation for three polls of 50 ms in a row
+     * (at most 3 s): a rank bound to one core shares it with its compiler threads, so a
+     * compilation queued by untimed iterations would otherwise run during the timed ones. The
+     * total only grows when a compilation ends, so one quiet poll can be a long compilation
+     * still running (a C2 compile of a reduction loop takes longer than 50 ms here). Not a
+     * barrier.
      */
     static void settleJit() {
         java.lang.management.CompilationMXBean jit =
@@ -54,9 +57,10 @@ final class Osu {
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return;
         }
-        long deadline = System.nanoTime() + 2_000_000_000L;
+        long deadline = System.nanoTime() + 3_000_000_000L;
         long before = jit.getTotalCompilationTime();
-        while (System.nanoTime() < deadline) {
+        int quiet = 0;
+        while (quiet < 3 && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
@@ -64,9 +68,7 @@ final class Osu {
                 return;
             }
             long now = jit.getTotalCompilationTime();
-            if (now == before) {
-                return;
-            }
+            quiet = now == before ? quiet + 1 : 0;
             before = now;
         }
     }
