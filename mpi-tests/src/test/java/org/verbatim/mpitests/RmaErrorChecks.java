@@ -118,7 +118,10 @@ final class RmaErrorChecks {
             c.expectError("get from a rank not locked", MPI.ERR_RMA_SYNC, "MPI_Get",
                     () -> win.get(one, 1, MPI.INT, t.rank, 0, 1, MPI.INT));
         }
+        IntBuffer got = RmaProgram.ints(1);
+        win.fetchAndOp(null, got, MPI.INT, next, 1, MPI.NO_OP);
         win.flush(next);
+        c.equal("fetchAndOp NO_OP without an origin reads the target", 5, got.get(0));
         win.unlock(next);
         c.expectError("get after unlock", MPI.ERR_RMA_SYNC, "MPI_Get",
                 () -> win.get(one, 1, MPI.INT, next, 0, 1, MPI.INT));
