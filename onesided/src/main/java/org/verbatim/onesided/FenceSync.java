@@ -18,11 +18,20 @@ final class FenceSync {
     /** The per-target counts the reductions of each fence sum (reused: no allocation per fence). */
     private final int[] counts;
     private final int[] used;
+    /** The round the mapped barrier waits past ({@link #barrierPassed}); fences never overlap. */
+    private long waitRound;
+    /**
+     * The mapped barrier's wait condition, made once: with more ranks than cores the spins run
+     * out on most fences, and a lambda per wait would allocate on every one. It reads shared
+     * memory only, so it needs no runtime lock.
+     */
+    private final java.util.function.BooleanSupplier barrierPassed;
 
     FenceSync(Window w) {
         this.w = w;
         this.counts = new int[w.size + 1];
         this.used = new int[w.size];
+        this.barrierPassed = () -> SharedControl.passed(w.memory.control[0], waitRound);
     }
 
     void fence(int assertion) {
@@ -100,7 +109,10 @@ final class FenceSync {
                     Thread.onSpinWait();
                 }
                 if (!SharedControl.passed(root, round)) {
-                    w.await(() -> SharedControl.passed(root, round));
+                    waitRound = round;
+                    long start = System.nanoTime();
+                    w.ctx.awaitCondition(barrierPassed);
+                    w.ext.counters.waitNanos += System.nanoTime() - start;
                 }
             }
         }
