@@ -655,8 +655,12 @@ public final class Win implements Freeable {
     private record GroupRanks(Group group, int[] ranks) {
     }
 
-    /** The last translation (PSCW epochs repeat the same groups). */
+    /**
+     * The last two translations: PSCW epochs repeat the same groups, often two of them (post
+     * to one, start on another).
+     */
     private GroupRanks lastRanks;
+    private GroupRanks olderRanks;
 
     /** {@code g}'s members as window ranks; the array is the window's to keep (never changed). */
     private int[] ranksOf(Group g) throws MPIException {
@@ -664,8 +668,14 @@ public final class Win implements Freeable {
             throw MPIException.of(ErrorClass.ERR_GROUP, "group is null");
         }
         GroupRanks last = lastRanks;
-        if (last != null && last.group == g && !g.isNull()) {
-            return last.ranks; // groups do not change: the same group, the same ranks
+        GroupRanks older = olderRanks;
+        if (!g.isNull()) { // groups do not change: the same group, the same ranks
+            if (last != null && last.group == g) {
+                return last.ranks;
+            }
+            if (older != null && older.group == g) {
+                return older.ranks;
+            }
         }
         int[] ranks = new int[g.getSize()];
         for (int i = 0; i < ranks.length; i++) {
@@ -678,6 +688,7 @@ public final class Win implements Freeable {
                         + "window");
             }
         }
+        olderRanks = last;
         lastRanks = new GroupRanks(g, mine);
         return mine;
     }

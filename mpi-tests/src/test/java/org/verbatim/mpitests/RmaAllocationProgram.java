@@ -11,7 +11,7 @@ import mpi.Win;
  * The now path of an allocated window (every rank on one host) allocates nothing: bytes
  * allocated by the calling thread per put + flush, get + flush, fetch-and-op + flush,
  * compare-and-swap + flush and small accumulate + flush under a lockAll epoch, per lock + put +
- * unlock and per fence epoch with one put, measured with the JDK's per-thread allocation counter
+ * unlock, per fence epoch and per PSCW epoch with one put, measured with the JDK's per-thread allocation counter
  * once warm. A per-call object (a target record, a request, a lambda, a segment slice) would be
  * 16 B or more per call; the bound is under 1 B per call. Values are checked too: the window
  * ends with this rank's sums. Args: none.
@@ -82,6 +82,18 @@ public final class RmaAllocationProgram {
             });
             win.fence(MPI.MODE_NOSUCCEED);
         });
+        MPI.COMM_WORLD.barrier();
+        mpi.Group world = MPI.COMM_WORLD.getGroup();
+        mpi.Group toNext = world.incl(new int[] {next});
+        mpi.Group toPrev = world.incl(new int[] {(rank + p - 1) % p});
+        c.run("pscw + put", () -> measure(c, "post + start + put + complete + wait", FENCES,
+                () -> {
+                    win.post(toPrev, 0);
+                    win.start(toNext, 0);
+                    win.put(bytes, 8, MPI.BYTE, next, puts, 8, MPI.BYTE);
+                    win.complete();
+                    win.waitFor();
+                }));
         MPI.COMM_WORLD.barrier();
         // fetch-and-op and accumulate each added 1 per call (compare-and-swap never matched 0)
         long expected = 2L * (2 * CALLS);

@@ -29,7 +29,7 @@ class RmaTest {
     @ValueSource(ints = {2, 3})
     void allocatedWindowsNowPathAllocatesNothing(int ranks) throws Exception {
         MpiJob.run(ranks, 180, List.of(), "128m", RmaAllocationProgram.class)
-                .assertAllPassed(ranks, 8);
+                .assertAllPassed(ranks, 9);
     }
 
     @Test

@@ -22,6 +22,15 @@ final class Pscw {
     /** Shared counters consumed so far, per peer: posts to us, completions on us. */
     private final long[] postsSeen;
     private final long[] completesSeen;
+    /**
+     * The ranks {@link #awaitShared} waits on (start for posts, wait for completions) and its
+     * two conditions, made once: with more ranks than cores the spins run out often, and a
+     * lambda per wait would allocate each time. They read shared counters only: no runtime lock.
+     */
+    private int[] postsRanks;
+    private int[] completesRanks;
+    private final BooleanSupplier postsDone = () -> postsArrived(postsRanks);
+    private final BooleanSupplier completesDone = () -> completesArrived(completesRanks);
 
     Pscw(Window w) {
         this.w = w;
@@ -63,9 +72,14 @@ final class Pscw {
             }
             Thread.onSpinWait();
         }
-        BooleanSupplier done = completes ? () -> completesArrived(ranks)
-                : () -> postsArrived(ranks);
-        w.await(done);
+        if (completes) {
+            completesRanks = ranks;
+        } else {
+            postsRanks = ranks;
+        }
+        long start = System.nanoTime();
+        w.ctx.awaitCondition(completes ? completesDone : postsDone);
+        w.ext.counters.waitNanos += System.nanoTime() - start;
     }
 
     /** True while an access epoch to {@code r} is open. */
