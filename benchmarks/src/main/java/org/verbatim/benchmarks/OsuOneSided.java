@@ -28,13 +28,14 @@ import mpi.Win;
  * epoch per operation (per window of operations for the bandwidth tests). Latency is per
  * operation (with its synchronisation); bandwidth in MB/s (10^6 B) over {@code --window}
  * operations per epoch. Windows are created on a direct buffer or allocated (allocated windows of
- * one host are loads and stores). {@code --warmup N}: N epochs at the first size, in calls of
- * 200, before anything is timed (the JIT compiles the whole path; a tenth of the timed epochs at
- * each size is not enough for short runs). Before each size is timed, the program waits (150 ms or more) until
- * the JIT has stopped compiling: a rank is bound to one core with its compiler threads, so a
+ * one host are loads and stores). {@code --warmup N}: N epochs at the first size, in calls of 200,
+ * before anything is timed (the JIT compiles the whole path; a tenth of the timed epochs at each
+ * size is not enough for short runs). Before each size is timed, the program waits (150 ms or more)
+ * until the JIT has stopped compiling: a rank is bound to one core with its compiler threads, so a
  * compilation that the untimed epochs queued would otherwise run inside the timed ones (this
- * process's own JIT only; C runs have none and skip the wait). The program compiles against Open MPI's Java bindings too, and
- * benchmarks/src/main/c/osu_onesided.c is its C twin (benchmarks/compare-onesided).
+ * process's own JIT only; C runs have none and skip the wait). The program compiles against Open
+ * MPI's Java bindings too, and benchmarks/src/main/c/osu_onesided.c is its C twin
+ * (benchmarks/compare-onesided).
  */
 public final class OsuOneSided {
     private final String test;

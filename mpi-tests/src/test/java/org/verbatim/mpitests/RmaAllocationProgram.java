@@ -8,13 +8,13 @@ import mpi.MPIException;
 import mpi.Win;
 
 /**
- * The now path of an allocated window (every rank on one host) allocates nothing: bytes
- * allocated by the calling thread per put + flush, get + flush, fetch-and-op + flush,
- * compare-and-swap + flush and small accumulate + flush under a lockAll epoch, per lock + put +
- * unlock, per fence epoch and per PSCW epoch with one put, measured with the JDK's per-thread allocation counter
- * once warm. A per-call object (a target record, a request, a lambda, a segment slice) would be
- * 16 B or more per call; the bound is under 1 B per call. Values are checked too: the window
- * ends with this rank's sums. Args: none.
+ * The now path of an allocated window (every rank on one host) allocates nothing: bytes allocated
+ * by the calling thread per put + flush, get + flush, fetch-and-op + flush, compare-and-swap +
+ * flush and small accumulate + flush under a lockAll epoch, per lock + put + unlock, per fence
+ * epoch and per PSCW epoch with one put, measured with the JDK's per-thread allocation counter once
+ * warm. A per-call object (a target record, a request, a lambda, a segment slice) would be 16 B or
+ * more per call; the bound is under 1 B per call. Values are checked too: the window ends with this
+ * rank's sums. Args: none.
  */
 public final class RmaAllocationProgram {
     private static final int CALLS = 20_000;
