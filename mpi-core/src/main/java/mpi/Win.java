@@ -501,9 +501,13 @@ public final class Win implements Freeable {
      * (docs/configuration.md).
      */
     public void fence(int assertion) throws MPIException {
-        run("MPI_Win_fence", () -> impl("MPI_Win_fence").fence(
-                WinArgs.assertion(assertion, MPI.MODE_NOSTORE | MPI.MODE_NOPUT
-                        | MPI.MODE_NOPRECEDE | MPI.MODE_NOSUCCEED)));
+        MPI.check(); // the epoch calls: no lambda (a loop of short epochs is common)
+        try {
+            impl("MPI_Win_fence").fence(WinArgs.assertion(assertion, MPI.MODE_NOSTORE
+                    | MPI.MODE_NOPUT | MPI.MODE_NOPRECEDE | MPI.MODE_NOSUCCEED));
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_fence", e);
+        }
     }
 
     /**
@@ -511,8 +515,13 @@ public final class Win implements Freeable {
      * MODE_NOCHECK.
      */
     public void start(Group group, int assertion) throws MPIException {
-        run("MPI_Win_start", () -> impl("MPI_Win_start").start(ranksOf(group),
-                WinArgs.assertion(assertion, MPI.MODE_NOCHECK)));
+        MPI.check();
+        try {
+            impl("MPI_Win_start").start(ranksOf(group), WinArgs.assertion(assertion,
+                    MPI.MODE_NOCHECK));
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_start", e);
+        }
     }
 
     /**
@@ -520,19 +529,33 @@ public final class Win implements Freeable {
      * they see it.
      */
     public void complete() throws MPIException {
-        run("MPI_Win_complete", () -> impl("MPI_Win_complete").complete());
+        MPI.check();
+        try {
+            impl("MPI_Win_complete").complete();
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_complete", e);
+        }
     }
 
     /** MPI_Win_post: opens an exposure epoch to the origins in {@code group}. */
     public void post(Group group, int assertion) throws MPIException {
-        run("MPI_Win_post", () -> impl("MPI_Win_post").post(ranksOf(group),
-                WinArgs.assertion(assertion, MPI.MODE_NOCHECK | MPI.MODE_NOSTORE
-                        | MPI.MODE_NOPUT)));
+        MPI.check();
+        try {
+            impl("MPI_Win_post").post(ranksOf(group), WinArgs.assertion(assertion,
+                    MPI.MODE_NOCHECK | MPI.MODE_NOSTORE | MPI.MODE_NOPUT));
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_post", e);
+        }
     }
 
     /** MPI_Win_wait: waits until every origin of the exposure epoch has completed. */
     public void waitFor() throws MPIException {
-        run("MPI_Win_wait", () -> impl("MPI_Win_wait").waitFor());
+        MPI.check();
+        try {
+            impl("MPI_Win_wait").waitFor();
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_wait", e);
+        }
     }
 
     /** MPI_Win_test: waitFor that does not wait; true when the exposure epoch ended. */
@@ -546,7 +569,8 @@ public final class Win implements Freeable {
      * exclusive request holds back later shared ones.
      */
     public void lock(int lockType, int rank, int assertion) throws MPIException {
-        run("MPI_Win_lock", () -> {
+        MPI.check();
+        try {
             RmaWindow w = impl("MPI_Win_lock");
             if (lockType != MPI.LOCK_EXCLUSIVE && lockType != MPI.LOCK_SHARED) {
                 throw MPIException.of(ErrorClass.ERR_LOCKTYPE, "lock type " + lockType
@@ -555,16 +579,21 @@ public final class Win implements Freeable {
             WinArgs.checkRank(rank, group.size(), false);
             w.lock(lockType == MPI.LOCK_EXCLUSIVE, rank,
                     WinArgs.assertion(assertion, MPI.MODE_NOCHECK));
-        });
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_lock", e);
+        }
     }
 
     /** MPI_Win_unlock: the epoch's operations are complete at the target when it returns. */
     public void unlock(int rank) throws MPIException {
-        run("MPI_Win_unlock", () -> {
+        MPI.check();
+        try {
             RmaWindow w = impl("MPI_Win_unlock");
             WinArgs.checkRank(rank, group.size(), false);
             w.unlock(rank);
-        });
+        } catch (MpiError | MPIException e) {
+            throw raise("MPI_Win_unlock", e);
+        }
     }
 
     /** MPI_Win_lock_all: a shared lock on every member. */
@@ -622,9 +651,31 @@ public final class Win implements Freeable {
         run("MPI_Win_flush_local_all", () -> impl("MPI_Win_flush_local_all").flushLocalAll());
     }
 
+    /** A group {@link #ranksOf} translated and its ranks (immutable: racing calls see a pair). */
+    private record GroupRanks(Group group, int[] ranks) {
+    }
+
+    /**
+     * The last two translations: PSCW epochs repeat the same groups, often two of them (post
+     * to one, start on another).
+     */
+    private GroupRanks lastRanks;
+    private GroupRanks olderRanks;
+
+    /** {@code g}'s members as window ranks; the array is the window's to keep (never changed). */
     private int[] ranksOf(Group g) throws MPIException {
         if (g == null) {
             throw MPIException.of(ErrorClass.ERR_GROUP, "group is null");
+        }
+        GroupRanks last = lastRanks;
+        GroupRanks older = olderRanks;
+        if (!g.isNull()) { // groups do not change: the same group, the same ranks
+            if (last != null && last.group == g) {
+                return last.ranks;
+            }
+            if (older != null && older.group == g) {
+                return older.ranks;
+            }
         }
         int[] ranks = new int[g.getSize()];
         for (int i = 0; i < ranks.length; i++) {
@@ -637,6 +688,8 @@ public final class Win implements Freeable {
                         + "window");
             }
         }
+        olderRanks = last;
+        lastRanks = new GroupRanks(g, mine);
         return mine;
     }
 

@@ -17,6 +17,13 @@ import org.verbatim.runtime.op.OpCode;
  * a derived one goes as its committed layout), then calls the window. A derived origin type is
  * packed here (a result into one is staged and unpacked when it is complete). A call to {@link MPI#PROC_NULL}
  * does nothing. Request-based calls return a Request, the others null.
+ *
+ * <p>The commonest calls first try the window's "now" path ({@link RmaWindow#putNow} and the
+ * like): origin and target of one type that is not a layout, the same count, direct buffers or
+ * segments large enough, a valid rank and a displacement not negative. Those checks are all the
+ * general path would make of such a call, so the window only adds its own (epoch, range) and
+ * does the operation, with nothing allocated. When it declines, or the call is anything else,
+ * the general path does the call and raises what is wrong with it.
  */
 final class WinOps {
     private final Win win;
@@ -33,6 +40,14 @@ final class WinOps {
         MPI.check();
         try {
             RmaWindow w = win.impl(call);
+            if (!request) {
+                long n = nowBytes(orgCount, orgType, targetCount, targetType, targetRank,
+                        targetDisp);
+                MemorySegment m = n < 0 ? null : whole(origin, orgType, false, n);
+                if (m != null && w.putNow(m, n, targetRank, targetDisp)) {
+                    return null;
+                }
+            }
             MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, false);
             if (targetRank == MPI.PROC_NULL) {
                 return done(call, request);
@@ -50,6 +65,14 @@ final class WinOps {
         MPI.check();
         try {
             RmaWindow w = win.impl(call);
+            if (!request) {
+                long n = nowBytes(orgCount, orgType, targetCount, targetType, targetRank,
+                        targetDisp);
+                MemorySegment m = n < 0 ? null : whole(origin, orgType, true, n);
+                if (m != null && w.getNow(m, n, targetRank, targetDisp)) {
+                    return null;
+                }
+            }
             Staged o = resultSide(origin, orgCount, orgType, targetCount, targetType);
             if (targetRank == MPI.PROC_NULL) {
                 return done(call, request);
@@ -69,6 +92,16 @@ final class WinOps {
         try {
             RmaWindow w = win.impl(call);
             OpCode code = opCode(op, targetType);
+            if (!request) {
+                long n = nowBytes(orgCount, orgType, targetCount, targetType, targetRank,
+                        targetDisp);
+                MemorySegment m = n < 0 ? null : whole(origin, orgType, false, n);
+                ElementKind kind = m == null ? null : kindOf(targetType);
+                if (kind != null && w.accumulateNow(m, null, n, kind, code, targetRank,
+                        targetDisp)) {
+                    return null;
+                }
+            }
             MemorySegment o = origin(origin, orgCount, orgType, targetCount, targetType, false);
             if (targetRank == MPI.PROC_NULL) {
                 return done(call, request);
@@ -88,6 +121,18 @@ final class WinOps {
         try {
             RmaWindow w = win.impl(call);
             OpCode code = opCode(op, targetType);
+            if (!request && resultType == targetType && resultCount == targetCount) {
+                long n = nowBytes(orgCount, orgType, targetCount, targetType, targetRank,
+                        targetDisp);
+                MemorySegment r = n < 0 ? null : whole(result, resultType, true, n);
+                MemorySegment o = r == null ? null : code == OpCode.NO_OP && origin == null
+                        ? r : whole(origin, orgType, false, n);
+                ElementKind kind = o == null ? null : kindOf(targetType);
+                if (kind != null && w.accumulateNow(o, r, n, kind, code, targetRank,
+                        targetDisp)) {
+                    return null;
+                }
+            }
             MemorySegment o = code == OpCode.NO_OP && origin == null ? null
                     : origin(origin, orgCount, orgType, targetCount, targetType, false);
             Staged r = resultSide(result, resultCount, resultType, targetCount, targetType);
@@ -115,6 +160,15 @@ final class WinOps {
                 throw MPIException.of(ErrorClass.ERR_TYPE, "compare-and-swap needs an integer, "
                         + "byte or boolean type, not " + type);
             }
+            long n = nowBytes(1, type, 1, type, targetRank, targetDisp);
+            if (n >= 0) {
+                MemorySegment o = whole(origin, type, false, n);
+                MemorySegment c = o == null ? null : whole(compare, type, false, n);
+                MemorySegment r = c == null ? null : whole(result, type, true, n);
+                if (r != null && w.compareAndSwapNow(o, c, r, n, targetRank, targetDisp)) {
+                    return;
+                }
+            }
             MemorySegment o = origin(origin, 1, type, 1, type, false);
             MemorySegment c = origin(compare, 1, type, 1, type, false);
             MemorySegment r = resultSide(result, 1, type, 1, type).segment();
@@ -126,6 +180,43 @@ final class WinOps {
         } catch (MpiError | MPIException e) {
             throw win.raise(call, e);
         }
+    }
+
+    /**
+     * The bytes of a call the window may do at once ({@link RmaWindow#putNow}), or -1: origin and
+     * target of the same usable type that is not a layout, the same count (not negative), a
+     * rank in the window (not PROC_NULL) and a displacement not negative.
+     */
+    private long nowBytes(int count, Datatype type, int targetCount, Datatype targetType,
+                          int rank, long disp) throws MPIException {
+        if (type != targetType || count != targetCount || count < 0 || type == null
+                || type.isLayout() || disp < 0 || rank < 0 || rank >= win.group().size()) {
+            return -1;
+        }
+        type.check();
+        return type.bytes(count);
+    }
+
+    /**
+     * The memory of a call done at once: a direct buffer's or a segment, writable when it is
+     * {@code written}, of at least {@code bytes}; else null (the general path decides).
+     */
+    private MemorySegment whole(Object buf, Datatype type, boolean written, long bytes)
+            throws MPIException {
+        MemorySegment m;
+        if (buf instanceof Buffer b) {
+            m = b.isDirect() && !(written && b.isReadOnly()) ? segments.whole(b, type) : null;
+        } else if (buf instanceof MemorySegment s) {
+            m = written && s.isReadOnly() ? null : s;
+        } else {
+            return null;
+        }
+        return m != null && m.byteSize() >= bytes ? m : null;
+    }
+
+    /** The element kind of {@code type}'s elements (a predefined type's), or null. */
+    private static ElementKind kindOf(Datatype type) {
+        return Op.elementKind(type.predefined || type.element == null ? type : type.element);
     }
 
     private Request done(String call, boolean request) {

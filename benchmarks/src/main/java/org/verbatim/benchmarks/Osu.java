@@ -43,6 +43,36 @@ final class Osu {
         System.out.flush();
     }
 
+    /**
+     * Waits until this JVM's JIT has completed no compilation for three polls of 50 ms in a row
+     * (at most 3 s): a rank bound to one core shares it with its compiler threads, so a
+     * compilation queued by untimed iterations would otherwise run during the timed ones. The
+     * total only grows when a compilation ends, so one quiet poll can be a long compilation
+     * still running (a C2 compile of a reduction loop takes longer than 50 ms here). Not a
+     * barrier.
+     */
+    static void settleJit() {
+        java.lang.management.CompilationMXBean jit =
+                java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + 3_000_000_000L;
+        long before = jit.getTotalCompilationTime();
+        int quiet = 0;
+        while (quiet < 3 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long now = jit.getTotalCompilationTime();
+            quiet = now == before ? quiet + 1 : 0;
+            before = now;
+        }
+    }
+
     static String bindings() {
         try {
             return MPI.class.getMethod("getLibVersion").invoke(null).toString().lines().findFirst()

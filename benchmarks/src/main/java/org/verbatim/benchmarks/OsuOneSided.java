@@ -28,10 +28,14 @@ import mpi.Win;
  * epoch per operation (per window of operations for the bandwidth tests). Latency is per
  * operation (with its synchronisation); bandwidth in MB/s (10^6 B) over {@code --window}
  * operations per epoch. Windows are created on a direct buffer or allocated (allocated windows of
- * one host are loads and stores). {@code --warmup N}: N epochs at the first size before anything
- * is timed (the JIT compiles the whole path; a tenth of the timed epochs at each size is not
- * enough for short runs). The program compiles against Open MPI's Java bindings too, and
- * benchmarks/src/main/c/osu_onesided.c is its C twin (benchmarks/compare-onesided).
+ * one host are loads and stores). {@code --warmup N}: N epochs at the first size, in calls of 200,
+ * before anything is timed (the JIT compiles the whole path; a tenth of the timed epochs at each
+ * size is not enough for short runs). Before each size is timed, the program waits (150 ms or more)
+ * until the JIT has stopped compiling: a rank is bound to one core with its compiler threads, so a
+ * compilation that the untimed epochs queued would otherwise run inside the timed ones (this
+ * process's own JIT only; C runs have none and skip the wait). The program compiles against Open
+ * MPI's Java bindings too, and benchmarks/src/main/c/osu_onesided.c is its C twin
+ * (benchmarks/compare-onesided).
  */
 public final class OsuOneSided {
     private final String test;
@@ -49,6 +53,8 @@ public final class OsuOneSided {
     private final String aggregate;
     private final String rdma;
     private Win win;
+    /** Epochs per call of {@link #epochs} during the warm-up. */
+    private static final int WARMUP_CALL = 200;
 
     private OsuOneSided(String[] args) throws MPIException {
         String t = "put-latency";
@@ -137,7 +143,14 @@ public final class OsuOneSided {
         }
         Group target = MPI.COMM_WORLD.getGroup().incl(new int[] {1 - rank});
         if (warmup > 0) {
-            epochs(min, warmup, bw ? window : 1, origin, result, compare, target);
+            // Many short calls, not one long one: a method entered a few times runs its loop in
+            // on-stack-replaced or profiled code, and the JIT compiles it whole (as the timed
+            // calls enter it) only once it has been called some hundreds of times; left to the
+            // first timed size, that compilation shares the rank's core with it.
+            for (int done = 0; done < warmup; done += WARMUP_CALL) {
+                epochs(min, Math.min(WARMUP_CALL, warmup - done), bw ? window : 1, origin, result,
+                        compare, target);
+            }
         }
         for (int size = min; size <= max; size = size == max ? max + 1
                 : (int) Math.min(max, (long) size * step)) {
@@ -145,6 +158,7 @@ public final class OsuOneSided {
             int perEpoch = bw ? window : 1;
             int epochs = bw ? Math.max(2, iters / window) : iters;
             epochs(size, Math.max(2, epochs / 10), perEpoch, origin, result, compare, target);
+            Osu.settleJit();
             MPI.COMM_WORLD.barrier();
             double start = MPI.wtime();
             epochs(size, epochs, perEpoch, origin, result, compare, target);

@@ -8,7 +8,9 @@ import mpi.Win;
 
 /**
  * Bad input and epoch misuse under ERRORS_RETURN: each gives its error class, nothing is written
- * on bad input, and nothing hangs.
+ * on bad input, and nothing hangs. Run on a created window (operations as RDMA or records) and
+ * an allocated one (contiguous operations done at once on the mapping, without the runtime's
+ * lock: the same errors must come from there, and closed epochs must close that path too).
  */
 final class RmaErrorChecks {
     private final RmaProgram t;
@@ -19,9 +21,9 @@ final class RmaErrorChecks {
         this.c = t.c;
     }
 
-    void all() throws MPIException {
+    void all(int flavor) throws MPIException {
         int k = 4;
-        Win win = t.window(0, k, MPI.INFO_NULL);
+        Win win = t.window(flavor, k, MPI.INFO_NULL);
         win.setErrhandler(MPI.ERRORS_RETURN);
         for (int i = 0; i < k; i++) {
             win.getBase().setAtIndex(RmaProgram.I, i, 5);
@@ -54,6 +56,22 @@ final class RmaErrorChecks {
                 () -> win.get(o, 2, MPI.INT, next, k - 1, 2, MPI.INT));
         c.expectError("accumulate past the window", MPI.ERR_RMA_RANGE, "MPI_Accumulate",
                 () -> win.accumulate(o, 2, MPI.INT, next, k - 1, 2, MPI.INT, MPI.SUM));
+        IntBuffer res = RmaProgram.ints(2);
+        c.expectError("getAccumulate past the window", MPI.ERR_RMA_RANGE, "MPI_Get_accumulate",
+                () -> win.getAccumulate(o, 2, MPI.INT, res, 2, MPI.INT, next, k - 1, 2, MPI.INT,
+                        MPI.SUM));
+        c.expectError("fetchAndOp past the window", MPI.ERR_RMA_RANGE, "MPI_Fetch_and_op",
+                () -> win.fetchAndOp(o, res, MPI.INT, next, k, MPI.SUM));
+        c.expectError("compareAndSwap past the window", MPI.ERR_RMA_RANGE,
+                "MPI_Compare_and_swap", () -> win.compareAndSwap(o, RmaProgram.ints(1), res,
+                        MPI.INT, next, k));
+        c.expectError("displacement whose bytes overflow", MPI.ERR_RMA_RANGE, "MPI_Put",
+                () -> win.put(java.lang.foreign.MemorySegment.ofArray(new int[1]), 1, MPI.INT,
+                        next, Long.MAX_VALUE / 2, 1, MPI.INT));
+        c.expectError("get into a read-only buffer", MPI.ERR_BUFFER, "MPI_Get",
+                () -> win.get(o.asReadOnlyBuffer(), 1, MPI.INT, next, 0, 1, MPI.INT));
+        c.expectError("get into a too small buffer", MPI.ERR_BUFFER, "MPI_Get",
+                () -> win.get(RmaProgram.ints(1), 2, MPI.INT, next, 0, 2, MPI.INT));
         c.expectError("negative displacement", MPI.ERR_DISP, "MPI_Put",
                 () -> win.put(o, 1, MPI.INT, next, -1, 1, MPI.INT));
         c.expectError("rank out of range", MPI.ERR_RANK, "MPI_Put",
@@ -88,11 +106,39 @@ final class RmaErrorChecks {
             untouched &= win.getBase().getAtIndex(RmaProgram.I, i) == 5;
         }
         c.check("bad input wrote nothing", untouched, "window changed");
+        IntBuffer one = RmaProgram.ints(1);
+        c.expectError("put after fence(NOSUCCEED)", MPI.ERR_RMA_SYNC, "MPI_Put",
+                () -> win.put(one, 1, MPI.INT, next, 0, 1, MPI.INT));
+        c.expectError("fetchAndOp after fence(NOSUCCEED)", MPI.ERR_RMA_SYNC, "MPI_Fetch_and_op",
+                () -> win.fetchAndOp(one, res, MPI.INT, next, 0, MPI.SUM));
+        win.lock(MPI.LOCK_SHARED, next, 0);
+        if (next != t.rank) {
+            c.expectError("flush of a rank not locked", MPI.ERR_RMA_SYNC, "MPI_Win_flush",
+                    () -> win.flush(t.rank));
+            c.expectError("get from a rank not locked", MPI.ERR_RMA_SYNC, "MPI_Get",
+                    () -> win.get(one, 1, MPI.INT, t.rank, 0, 1, MPI.INT));
+        }
+        IntBuffer got = RmaProgram.ints(1);
+        win.fetchAndOp(null, got, MPI.INT, next, 1, MPI.NO_OP);
+        win.flush(next);
+        c.equal("fetchAndOp NO_OP without an origin reads the target", 5, got.get(0));
+        win.unlock(next);
+        c.expectError("get after unlock", MPI.ERR_RMA_SYNC, "MPI_Get",
+                () -> win.get(one, 1, MPI.INT, next, 0, 1, MPI.INT));
+        c.expectError("flush after unlock", MPI.ERR_RMA_SYNC, "MPI_Win_flush",
+                () -> win.flush(next));
+        win.lockAll(0);
+        win.unlockAll();
+        c.expectError("compareAndSwap after unlockAll", MPI.ERR_RMA_SYNC,
+                "MPI_Compare_and_swap", () -> win.compareAndSwap(one, one, res, MPI.INT, next,
+                        0));
         c.expectError("start twice", MPI.ERR_RMA_SYNC, "MPI_Win_start", () -> {
             win.start(t.world.getGroup().incl(new int[0]), 0);
             win.start(t.world.getGroup().incl(new int[0]), 0);
         });
         win.complete();
+        c.expectError("accumulate after complete", MPI.ERR_RMA_SYNC, "MPI_Accumulate",
+                () -> win.accumulate(one, 1, MPI.INT, next, 0, 1, MPI.INT, MPI.SUM));
         c.expectError("free with an open epoch", MPI.ERR_RMA_SYNC, "MPI_Win_free", () -> {
             win.lock(MPI.LOCK_SHARED, t.rank, 0);
             win.free();

@@ -53,7 +53,10 @@ public final class RmaProgram {
         }
         c.run("fence assertions", t::assertions);
         for (String schedule : new String[] {"true", "false"}) {
-            c.run("pscw schedule=" + schedule, () -> t.pscw(schedule));
+            for (int flavor : new int[] {0, 1}) {
+                c.run("pscw schedule=" + schedule + " flavor " + flavor,
+                        () -> t.pscw(schedule, flavor));
+            }
         }
         c.run("dynamic window", t::dynamic);
         c.run("shared window", t::shared);
@@ -62,7 +65,10 @@ public final class RmaProgram {
         for (String schedule : new String[] {"true", "false"}) {
             c.run("passive schedule=" + schedule, () -> passive.all(schedule));
         }
-        c.run("bad input and epoch misuse", () -> new RmaErrorChecks(t).all());
+        for (int flavor : new int[] {0, 1}) {
+            c.run("bad input and epoch misuse flavor " + flavor,
+                    () -> new RmaErrorChecks(t).all(flavor));
+        }
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
         System.exit(c.summary());
@@ -258,8 +264,8 @@ public final class RmaProgram {
     }
 
     /** PSCW on a ring: post to the previous rank, start on the next, put/get/accumulate. */
-    void pscw(String schedule) throws MPIException {
-        Win win = window(0, 3 * K, info(null, schedule));
+    void pscw(String schedule, int flavor) throws MPIException {
+        Win win = window(flavor, 3 * K, info(null, schedule));
         MemorySegment mem = win.getBase();
         for (int i = 0; i < 3 * K; i++) {
             mem.setAtIndex(I, i, initial(rank, i));

@@ -25,6 +25,13 @@ class RmaTest {
                 .assertAllPassed(ranks, 590);
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void allocatedWindowsNowPathAllocatesNothing(int ranks) throws Exception {
+        MpiJob.run(ranks, 180, List.of(), "128m", RmaAllocationProgram.class)
+                .assertAllPassed(ranks, 9);
+    }
+
     @Test
     void withoutTheModuleEveryWindowIsUnsupported() throws Exception {
         String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))

@@ -18,11 +18,20 @@ final class FenceSync {
     /** The per-target counts the reductions of each fence sum (reused: no allocation per fence). */
     private final int[] counts;
     private final int[] used;
+    /** The round the mapped barrier waits past ({@link #barrierPassed}); fences never overlap. */
+    private long waitRound;
+    /**
+     * The mapped barrier's wait condition, made once: with more ranks than cores the spins run
+     * out on most fences, and a lambda per wait would allocate on every one. It reads shared
+     * memory only, so it needs no runtime lock.
+     */
+    private final java.util.function.BooleanSupplier barrierPassed;
 
     FenceSync(Window w) {
         this.w = w;
         this.counts = new int[w.size + 1];
         this.used = new int[w.size];
+        this.barrierPassed = () -> SharedControl.passed(w.memory.control[0], waitRound);
     }
 
     void fence(int assertion) {
@@ -30,8 +39,17 @@ final class FenceSync {
         boolean noSucceed = (assertion & OneSidedExtension.MODE_NOSUCCEED) != 0;
         w.lock();
         try {
+            w.checkFenceAllowed();
             if (noPrecede && (w.opsSinceFence || !w.held.isEmpty())) {
                 throw Window.syncError("fence(MODE_NOPRECEDE) after operations of this epoch");
+            }
+            if (w.memory.allMapped) {
+                // Fence-Def's held operations are done here; the next epoch's state is set
+                // before the barrier, which this thread waits in before its next operation
+                w.issueHeld();
+                w.fenceEpoch = !noSucceed;
+                w.epochChanged();
+                w.opsSinceFence = false;
             }
         } finally {
             w.unlock();
@@ -67,6 +85,7 @@ final class FenceSync {
         w.lock();
         try {
             w.fenceEpoch = !noSucceed;
+            w.epochChanged();
             w.opsSinceFence = false;
         } finally {
             w.unlock();
@@ -78,17 +97,10 @@ final class FenceSync {
      * under Fence-Def, at the fence), so every design reduces to one barrier, which both
      * completes this epoch and opens the next: the counting barrier in rank 0's control words
      * ({@link SharedControl#arrive}), whose atomics also order the epoch's loads and stores.
-     * It spins a while, then waits making progress (a peer that died ends the job there).
+     * It spins a while, then waits making progress (a peer that died ends the job there). The
+     * held operations (Fence-Def) were done and the next epoch opened by {@link #fence} first.
      */
     private void mappedEverywhere(boolean noPrecede, boolean noSucceed) {
-        if (!w.held.isEmpty()) { // only the program's thread holds operations
-            w.lock();
-            try {
-                w.issueHeld();
-            } finally {
-                w.unlock();
-            }
-        }
         if (!(noPrecede && noSucceed)) {
             MemorySegment root = w.memory.control[0];
             long round = SharedControl.arrive(root, w.size);
@@ -97,16 +109,12 @@ final class FenceSync {
                     Thread.onSpinWait();
                 }
                 if (!SharedControl.passed(root, round)) {
-                    w.await(() -> SharedControl.passed(root, round));
+                    waitRound = round;
+                    long start = System.nanoTime();
+                    w.ctx.awaitCondition(barrierPassed);
+                    w.ext.counters.waitNanos += System.nanoTime() - start;
                 }
             }
-        }
-        w.lock();
-        try {
-            w.fenceEpoch = !noSucceed;
-            w.opsSinceFence = false;
-        } finally {
-            w.unlock();
         }
     }
 

@@ -31,6 +31,7 @@ final class PassiveTarget {
             }
             w.leaveIdleFence("lock");
             w.locked[rank] = true;
+            w.epochChanged();
             lockNoCheck[rank] = nocheck;
             lockExclusive[rank] = exclusive;
             if (!nocheck && !w.memory.allMapped) {
@@ -57,13 +58,23 @@ final class PassiveTarget {
             if (!w.locked[rank] || w.lockAll) {
                 throw Window.syncError("unlock of rank " + rank + " without lock");
             }
+            if (w.memory.allMapped) { // every operation is complete once issued
+                w.issueHeldFor(rank);
+                w.locked[rank] = false;
+                w.epochChanged();
+            }
         } finally {
             w.unlock();
+        }
+        if (w.memory.allMapped) {
+            releaseMapped(rank);
+            return;
         }
         closeAtTarget(rank, lockNoCheck[rank] ? RmaWire.FLUSH : RmaWire.UNLOCK);
         w.lock();
         try {
             w.locked[rank] = false;
+            w.epochChanged();
         } finally {
             w.unlock();
         }
@@ -75,15 +86,22 @@ final class PassiveTarget {
         MemorySegment c = w.memory.control[rank];
         if (exclusive) {
             SharedControl.announceWriter(c);
-            w.await(() -> SharedControl.tryExclusive(c));
-        } else {
+            if (!SharedControl.tryExclusive(c)) {
+                w.await(() -> SharedControl.tryExclusive(c));
+            }
+        } else if (!SharedControl.tryShared(c)) {
             w.await(() -> SharedControl.tryShared(c));
         }
     }
 
+    /**
+     * Releases the lock word: its atomic orders the epoch's loads and stores before it (a
+     * volatile read-modify-write); under MODE_NOCHECK, with no word to release, a fence does.
+     */
     private void releaseMapped(int rank) {
-        VarHandle.fullFence();
-        if (!lockNoCheck[rank]) {
+        if (lockNoCheck[rank]) {
+            VarHandle.fullFence();
+        } else {
             if (lockExclusive[rank]) {
                 SharedControl.releaseExclusive(w.memory.control[rank]);
             } else {
@@ -93,24 +111,10 @@ final class PassiveTarget {
     }
 
     /**
-     * Issues what is held for {@code rank}, sends {@code type}, waits for its DONE and replies.
-     * On memory every member maps every operation is complete once issued: no message.
+     * Issues what is held for {@code rank}, sends {@code type}, waits for its DONE and replies
+     * (not on memory every member maps, where every operation is complete once issued).
      */
     private void closeAtTarget(int rank, int type) {
-        if (w.memory.allMapped) {
-            w.lock();
-            try {
-                w.issueHeldFor(rank);
-            } finally {
-                w.unlock();
-            }
-            if (type == RmaWire.UNLOCK) {
-                releaseMapped(rank);
-            } else {
-                VarHandle.fullFence();
-            }
-            return;
-        }
         int expected;
         w.lock();
         try {
@@ -143,6 +147,7 @@ final class PassiveTarget {
             }
             w.leaveIdleFence("lockAll");
             w.lockAll = true;
+            w.epochChanged();
             for (int r = 0; r < w.size; r++) {
                 lockNoCheck[r] = nocheck;
                 lockExclusive[r] = false;
@@ -204,6 +209,7 @@ final class PassiveTarget {
         w.lock();
         try {
             w.lockAll = false;
+            w.epochChanged();
         } finally {
             w.unlock();
         }

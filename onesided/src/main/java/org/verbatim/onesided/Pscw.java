@@ -22,6 +22,15 @@ final class Pscw {
     /** Shared counters consumed so far, per peer: posts to us, completions on us. */
     private final long[] postsSeen;
     private final long[] completesSeen;
+    /**
+     * The ranks {@link #awaitShared} waits on (start for posts, wait for completions) and its
+     * two conditions, made once: with more ranks than cores the spins run out often, and a
+     * lambda per wait would allocate each time. They read shared counters only: no runtime lock.
+     */
+    private int[] postsRanks;
+    private int[] completesRanks;
+    private final BooleanSupplier postsDone = () -> postsArrived(postsRanks);
+    private final BooleanSupplier completesDone = () -> completesArrived(completesRanks);
 
     Pscw(Window w) {
         this.w = w;
@@ -52,15 +61,25 @@ final class Pscw {
         return true;
     }
 
-    /** Spins a while on a shared counter, then waits making progress. */
-    private void awaitShared(BooleanSupplier done) {
+    /**
+     * Spins a while on the shared counters of posts ({@code completes} false) or completions,
+     * then waits making progress; the spins make no lambda (a short epoch's usual case).
+     */
+    private void awaitShared(int[] ranks, boolean completes) {
         for (int i = 0; i < SPINS; i++) {
-            if (done.getAsBoolean()) {
+            if (completes ? completesArrived(ranks) : postsArrived(ranks)) {
                 return;
             }
             Thread.onSpinWait();
         }
-        w.await(done);
+        if (completes) {
+            completesRanks = ranks;
+        } else {
+            postsRanks = ranks;
+        }
+        long start = System.nanoTime();
+        w.ctx.awaitCondition(completes ? completesDone : postsDone);
+        w.ext.counters.waitNanos += System.nanoTime() - start;
     }
 
     /** True while an access epoch to {@code r} is open. */
@@ -81,16 +100,17 @@ final class Pscw {
                 throw Window.syncError("start while an access epoch is open");
             }
             w.leaveIdleFence("start");
-            accessGroup = ranks.clone();
+            accessGroup = ranks; // the caller's to keep (RmaWindow#start)
             for (int r : ranks) {
                 inAccessGroup[r] = true;
             }
+            w.epochChanged();
         } finally {
             w.unlock();
         }
         if ((assertion & OneSidedExtension.MODE_NOCHECK) == 0) {
             if (shared()) {
-                awaitShared(() -> postsArrived(ranks));
+                awaitShared(ranks, false);
                 for (int r : ranks) {
                     postsSeen[r]++;
                 }
@@ -119,6 +139,10 @@ final class Pscw {
             }
             ranks = accessGroup;
             w.issueHeld();
+            if (shared()) { // every operation is complete once issued: signal in this pass
+                endAccess(ranks);
+                return;
+            }
         } finally {
             w.unlock();
         }
@@ -127,22 +151,28 @@ final class Pscw {
         }
         w.lock();
         try {
-            for (int r : ranks) {
-                if (shared()) {
-                    SharedControl.complete(w.memory.control[r], w.size, w.me);
-                } else {
-                    w.sendSync(r, RmaWire.COMPLETE, 0);
-                }
-            }
-            accessGroup = null;
-            for (int r : ranks) {
-                inAccessGroup[r] = false;
-            }
+            endAccess(ranks);
         } finally {
             w.unlock();
         }
         w.replies.await(-1);
         w.raiseDeferred();
+    }
+
+    /** COMPLETE to every target of the access epoch (counters or records), which then ends. */
+    private void endAccess(int[] ranks) {
+        for (int r : ranks) {
+            if (shared()) {
+                SharedControl.complete(w.memory.control[r], w.size, w.me);
+            } else {
+                w.sendSync(r, RmaWire.COMPLETE, 0);
+            }
+        }
+        accessGroup = null;
+        for (int r : ranks) {
+            inAccessGroup[r] = false;
+        }
+        w.epochChanged();
     }
 
     void post(int[] ranks, int assertion) {
@@ -153,7 +183,7 @@ final class Pscw {
                 throw Window.syncError("post while an exposure epoch is open");
             }
             w.leaveIdleFence("post");
-            exposureGroup = ranks.clone();
+            exposureGroup = ranks;
             for (int r : ranks) {
                 if (shared()) {
                     SharedControl.post(w.memory.control[r], w.me);
@@ -179,7 +209,7 @@ final class Pscw {
             w.unlock();
         }
         if (shared()) {
-            awaitShared(() -> completesArrived(ranks));
+            awaitShared(ranks, true);
         } else {
             w.await(() -> completesArrived(ranks));
         }

@@ -14,26 +14,27 @@ import java.lang.invoke.VarHandle;
  *   +----------------+--- pad ------+----------------+--- pad -----+
  *   | lock word      |              | accumulate lock|             |
  *   +----------------+--------------+----------------+-------------+
- *   128              136            192              200           256
- *   +----------------+--- pad ------+----------------+--- pad -----+--- window memory ---
- *   | fence arrivals |              | fence round    |             |
- *   +----------------+--------------+----------------+-------------+---------------------
+ *   128              136                                           256
+ *   +----------------+--- pad ---------------------------------------+--- PSCW counters ---
+ *   | fence word     |                                               |
+ *   +----------------+-----------------------------------------------+---------------------
  *   lock word: bit 62 exclusive holder | bits 32..61 writers waiting | bits 0..31 readers
+ *   fence word: bits 32..63 round | bits 0..31 members arrived in it
  * </pre>
  * A writer announces itself first and new readers wait while one is announced, so a writer is
- * not starved by a stream of readers. The fence words (used in rank 0's part only) are a
- * counting barrier: each member reads the round, counts itself in; the last one resets the count
- * and publishes the next round, which the others wait for. A fence on such a window is this
- * barrier (its atomics order every load and store before it), a few cache-line transfers instead
- * of the messages of a communicator barrier.
+ * not starved by a stream of readers. The fence word (used in rank 0's part only) is a counting
+ * barrier in one word: each member counts itself in with one atomic add, which also tells it the
+ * round; the last one clears the count and opens the next round in one store, which the others
+ * wait for. A fence on such a window is this barrier (its atomics order every load and store
+ * before it): one cache line passed from member to member, no message.
  */
 final class SharedControl {
     /** Bytes of the fixed words; {@link #bytes} adds the PSCW counters. */
     static final long BYTES = 256;
     private static final long LOCK = 0;
     private static final long ACC = 64;
-    private static final long ARRIVALS = 128;
-    private static final long ROUND = 192;
+    private static final long FENCE = 128;
+    private static final long ARRIVED = 0xFFFF_FFFFL;
     private static final long EXCLUSIVE = 1L << 62;
     private static final long WRITER = 1L << 32;
     private static final long READERS = WRITER - 1;
@@ -73,10 +74,11 @@ final class SharedControl {
      * was the last to arrive and has opened the next round itself.
      */
     static long arrive(MemorySegment root, int members) {
-        long round = (long) WORD.getAcquire(root, ROUND);
-        if ((long) WORD.getAndAdd(root, ARRIVALS, 1L) == members - 1) {
-            WORD.setVolatile(root, ARRIVALS, 0L);
-            WORD.setVolatile(root, ROUND, round + 1);
+        long v = (long) WORD.getAndAdd(root, FENCE, 1L);
+        long round = v >>> 32;
+        if ((v & ARRIVED) == members - 1) {
+            // nobody can count into the next round before this store opens it
+            WORD.setRelease(root, FENCE, (round + 1) << 32);
             return -1;
         }
         return round;
@@ -84,7 +86,7 @@ final class SharedControl {
 
     /** True once the round after {@code round} is open (every member arrived). */
     static boolean passed(MemorySegment root, long round) {
-        return (long) WORD.getAcquire(root, ROUND) != round;
+        return (long) WORD.getAcquire(root, FENCE) >>> 32 != round;
     }
 
     /**

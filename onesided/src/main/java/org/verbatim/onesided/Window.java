@@ -15,6 +15,7 @@ import org.verbatim.runtime.ext.ExtensionContext;
 import org.verbatim.runtime.rma.RmaTarget;
 import org.verbatim.runtime.rma.RmaWindow;
 import org.verbatim.runtime.rma.WindowGroup;
+import org.verbatim.runtime.op.ElementKind;
 import org.verbatim.runtime.op.OpCode;
 
 /**
@@ -24,7 +25,11 @@ import org.verbatim.runtime.op.OpCode;
  * displacement or count outside the target's memory is MPI_ERR_RMA_RANGE with nothing written.
  *
  * <p>Threading: the program's thread calls the API methods; message handlers run under the
- * runtime's lock. Every field that both touch is touched under that lock; waits drop it.
+ * runtime's lock. Every field that both touch is touched under that lock; waits drop it. The
+ * "now" calls ({@link #putNow} and the like) and a flush on mapped memory take no lock: they read
+ * {@link #access}, which only the epoch calls write (under the lock), and MPI orders the call that
+ * opens an epoch before that epoch's operations (in the program's thread, or by the program's
+ * own synchronisation between its threads).
  */
 final class Window implements RmaWindow {
     final OneSidedExtension ext;
@@ -72,6 +77,12 @@ final class Window implements RmaWindow {
     /** Operations held by the scheduler until the synchronisation call. */
     final List<HeldOp> held = new ArrayList<>();
     private boolean freed;
+    /** {@link #access} bit: contiguous operations to the target are done at once (mapped). */
+    static final byte DIRECT = 1;
+    /** {@link #access} bit: a passive-target epoch on the target is open. */
+    static final byte PASSIVE = 2;
+    /** Per target, {@link #DIRECT} and {@link #PASSIVE} as the epochs stand now. */
+    private final byte[] access;
 
     Window(OneSidedExtension ext, WindowGroup group, int id, WindowMemory memory,
            RdmaTargets rdma, RmaSettings settings, FenceDesign fenceDesign) {
@@ -98,6 +109,7 @@ final class Window implements RmaWindow {
         this.recordsSinceSync = new int[size];
         this.granted = new boolean[size];
         this.locked = new boolean[size];
+        this.access = new byte[size];
         this.direct = new DirectOps(this);
         this.replies = new Replies(this);
         this.mapped = new MappedOps(memory, settings, ext.counters);
@@ -348,6 +360,73 @@ final class Window implements RmaWindow {
         }
     }
 
+    /**
+     * Recomputes {@link #access} from the epoch state: each epoch call that changes it calls this,
+     * under the lock, before it returns.
+     */
+    void epochChanged() {
+        boolean now = mapped.active() && !freed && !(fenceEpoch && fenceDesign == FenceDesign.DEF);
+        for (int r = 0; r < size; r++) {
+            boolean passive = locked[r] || lockAll;
+            access[r] = (byte) ((now && (passive || fenceEpoch || pscw.accessTo(r)) ? DIRECT : 0)
+                    | (passive ? PASSIVE : 0));
+        }
+    }
+
+    // ------------------------------------------------------------------ operations done at once
+
+    @Override
+    public boolean putNow(MemorySegment origin, long bytes, int rank, long disp) {
+        if ((access[rank] & DIRECT) == 0) {
+            return false;
+        }
+        mapped.put(origin, rank, memory.contiguousOffset(rank, disp, bytes), bytes);
+        doneNow(bytes);
+        return true;
+    }
+
+    @Override
+    public boolean getNow(MemorySegment result, long bytes, int rank, long disp) {
+        if ((access[rank] & DIRECT) == 0) {
+            return false;
+        }
+        mapped.get(result, rank, memory.contiguousOffset(rank, disp, bytes), bytes);
+        doneNow(bytes);
+        return true;
+    }
+
+    @Override
+    public boolean accumulateNow(MemorySegment origin, MemorySegment result, long bytes,
+                                 ElementKind kind, OpCode op, int rank, long disp) {
+        if ((access[rank] & DIRECT) == 0) {
+            return false;
+        }
+        mapped.accumulate(op == OpCode.NO_OP ? null : origin, result, rank,
+                memory.contiguousOffset(rank, disp, bytes), bytes, kind, op);
+        doneNow(bytes);
+        return true;
+    }
+
+    @Override
+    public boolean compareAndSwapNow(MemorySegment origin, MemorySegment compare,
+                                     MemorySegment result, long bytes, int rank, long disp) {
+        if ((access[rank] & DIRECT) == 0) {
+            return false;
+        }
+        mapped.compareAndSwap(origin, compare, result, rank,
+                memory.contiguousOffset(rank, disp, bytes), bytes);
+        doneNow(bytes);
+        return true;
+    }
+
+    /** The bookkeeping of an operation done at once (as {@link #submit}'s). */
+    private void doneNow(long bytes) {
+        ext.counters.operation(bytes);
+        if (fenceEpoch) {
+            opsSinceFence = true;
+        }
+    }
+
     private boolean accessAllowed(int r) {
         return fenceEpoch || pscw.accessTo(r) || locked[r] || lockAll;
     }
@@ -411,16 +490,15 @@ final class Window implements RmaWindow {
     @Override
     public void fence(int assertion) {
         checkLive();
-        lock();
-        try {
-            if (pscw.open() || lockAll || anyLocked()) {
-                throw syncError("fence inside a PSCW or lock epoch");
-            }
-        } finally {
-            unlock();
-        }
         fence.fence(assertion);
         raiseDeferred();
+    }
+
+    /** Throws unless a fence may be called now (under the lock). */
+    void checkFenceAllowed() {
+        if (pscw.open() || lockAll || anyLocked()) {
+            throw syncError("fence inside a PSCW or lock epoch");
+        }
     }
 
     boolean anyLocked() {
@@ -440,6 +518,7 @@ final class Window implements RmaWindow {
                         + "fence first)");
             }
             fenceEpoch = false;
+            epochChanged();
         }
     }
 
@@ -492,8 +571,18 @@ final class Window implements RmaWindow {
         passive.unlockAll();
     }
 
+    /**
+     * On memory every member maps, every operation of a passive epoch is complete once issued
+     * (none is held there): a flush is a fence that orders them before what follows, as Open MPI's
+     * osc/sm does. Otherwise {@link PassiveTarget#flush}.
+     */
     @Override
     public void flush(int rank) {
+        if (access[rank] == (DIRECT | PASSIVE) && held.isEmpty()) {
+            VarHandle.fullFence();
+            raiseDeferred();
+            return;
+        }
         passive.flush(rank);
     }
 
@@ -544,6 +633,7 @@ final class Window implements RmaWindow {
         lock();
         try {
             freed = true;
+            epochChanged();
             ext.remove(this);
         } finally {
             unlock();

@@ -143,6 +143,9 @@ final class WindowMemory implements AutoCloseable {
      * ERR_RMA_RANGE when any byte the data touches lies outside the target's window.
      */
     long targetOffset(RmaTarget t, TargetLayout layout) {
+        if (layout == null && flavor != RmaWindow.FLAVOR_DYNAMIC) {
+            return contiguousOffset(t.rank(), t.disp(), t.bytes());
+        }
         int r = t.rank();
         long shift = layout == null ? 0 : layout.shift();
         long span = layout == null ? t.bytes() : layout.span();
@@ -161,6 +164,38 @@ final class WindowMemory implements AutoCloseable {
                     + unit + " B" + (layout == null ? " + " + t.bytes() + " B" : ": the target "
                     + "datatype reaches bytes [" + offset + ", " + (offset + span) + ")")
                     + " lies outside rank " + r + "'s window of " + sizes[r] + " B");
+        }
+        return offset;
+    }
+
+    /**
+     * Byte offset in rank {@code r}'s memory (not a dynamic window's) of {@code bytes} contiguous
+     * bytes at displacement {@code disp}; ERR_RMA_RANGE when a byte lies outside its window.
+     */
+    long contiguousOffset(int r, long disp, long bytes) {
+        long unit = dispUnits[r];
+        long offset = disp * unit;
+        // both below 2^31 (and not negative): the product is exact, so one multiply and one
+        // compare decide it; anything else takes the exact path
+        if ((disp | unit) >>> 31 != 0 || offset > sizes[r] - bytes) {
+            return exactOffset(r, disp, bytes);
+        }
+        return offset;
+    }
+
+    /** {@link #contiguousOffset} for any displacement and unit (products beyond 2^62 too). */
+    private long exactOffset(int r, long disp, long bytes) {
+        long unit = dispUnits[r];
+        long offset;
+        try {
+            offset = Math.multiplyExact(disp, unit);
+        } catch (ArithmeticException e) {
+            offset = -1;
+        }
+        if (disp < 0 || offset < 0 || offset + bytes > sizes[r] || offset + bytes < 0) {
+            throw new MpiError(ErrorClass.ERR_RMA_RANGE, "displacement " + disp + " x " + unit
+                    + " B + " + bytes + " B lies outside rank " + r + "'s window of " + sizes[r]
+                    + " B");
         }
         return offset;
     }

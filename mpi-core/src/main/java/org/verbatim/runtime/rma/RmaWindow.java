@@ -2,6 +2,7 @@ package org.verbatim.runtime.rma;
 
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.op.ElementKind;
 import org.verbatim.runtime.op.OpCode;
 
 /**
@@ -53,12 +54,40 @@ public interface RmaWindow {
     RequestState compareAndSwap(MemorySegment origin, MemorySegment compare, MemorySegment result,
                                 RmaTarget target);
 
+    // The "now" calls: a contiguous operation done inside the call, with no request, record or
+    // lock of the runtime, where the window can (the target's memory is mapped here and an access
+    // epoch to it is open). Each returns false, having done and checked nothing, when it cannot:
+    // the caller then takes the general call above, which raises any epoch error. A displacement
+    // or count outside the target's window is MPI_ERR_RMA_RANGE with nothing written, as there.
+    // {@code rank} is a valid group rank, {@code disp} >= 0, {@code bytes} of the memory given
+    // are read or written (from its offset 0), a result segment is writable.
+
+    /** A put of {@code bytes} from {@code origin} at once, or false. */
+    boolean putNow(MemorySegment origin, long bytes, int rank, long disp);
+
+    /** A get of {@code bytes} into {@code result} at once, or false. */
+    boolean getNow(MemorySegment result, long bytes, int rank, long disp);
+
+    /**
+     * An accumulate ({@code result} null) or get-accumulate of {@code bytes} of {@code kind} at
+     * once, element-atomic as the general call, or false; {@code origin} is ignored for NO_OP.
+     */
+    boolean accumulateNow(MemorySegment origin, MemorySegment result, long bytes,
+                          ElementKind kind, OpCode op, int rank,
+                          long disp);
+
+    /** A compare-and-swap of one element of {@code bytes} at once, or false. */
+    boolean compareAndSwapNow(MemorySegment origin, MemorySegment compare, MemorySegment result,
+                              long bytes, int rank, long disp);
+
     void fence(int assertion);
 
+    /** {@code groupRanks}: the window may keep the array; the caller never changes it. */
     void start(int[] groupRanks, int assertion);
 
     void complete();
 
+    /** {@code groupRanks}: as {@link #start}'s. */
     void post(int[] groupRanks, int assertion);
 
     void waitFor();
