@@ -296,6 +296,7 @@ final class CmConnections {
             case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
                 state[p] = State.CONNECTING;
                 engine.counters().connectRequest();
+                LOG.debug("iwarp: rank {}: CONNECT to rank {}", rank, p);
                 ids[p].connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
             }
             case RDMA_CM_EVENT_ESTABLISHED -> {
@@ -334,6 +335,8 @@ final class CmConnections {
         int kind = data.length >= 8 ? b.getInt(0) : 0;
         int from = data.length >= 8 ? b.getInt(4) : -1;
         boolean valid = from >= 0 && from < state.length && from != rank;
+        LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, kind == CONNECT ? "CONNECT"
+                : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind), from, valid ? state[from] : "-");
         if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
                 || state[from] == State.RECOVERING)) {
             // the client reconnects after an error this side may not have seen yet: drain first
@@ -385,10 +388,16 @@ final class CmConnections {
             case RDMA_CM_EVENT_ADDR_RESOLVED -> call.id.resolveRoute(RESOLVE_MS);
             case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
                 engine.counters().connectRequest();
+                LOG.debug("iwarp: rank {}: CALL_ME to rank {}", rank, call.peer);
                 call.id.connect(parameters(CALL_ME), call.qp);
             }
-            case RDMA_CM_EVENT_REJECTED -> endCall(call); // the answer: the peer connects now
+            case RDMA_CM_EVENT_REJECTED -> { // the answer: the peer connects now
+                LOG.debug("iwarp: rank {}: CALL_ME to rank {} answered (status {}, {})", rank, call.peer,
+                        e.status(), state[call.peer]);
+                endCall(call);
+            }
             default -> {
+                LOG.debug("iwarp: rank {}: CALL_ME to rank {} failed: {}", rank, call.peer, CmFailures.describe(e));
                 endCall(call);
                 if (state[call.peer] == State.CALLING) {
                     retry(call.peer, CmFailures.describe(e) + " (asking it to connect)");
@@ -409,6 +418,8 @@ final class CmConnections {
         if (state[p] == State.ACCEPTED) {
             engine.ready(ep);
             up(p);
+        } else {
+            LOG.debug("iwarp: rank {}: traffic from rank {} on a connection not accepted ({})", rank, p, state[p]);
         }
     }
 
@@ -463,6 +474,7 @@ final class CmConnections {
     }
 
     private void accept(int from, CmId id) {
+        LOG.debug("iwarp: rank {}: accepting rank {}", rank, from);
         ids[from] = id;
         peerOfId.put(id.address(), from);
         state[from] = State.ACCEPTED;
