@@ -237,13 +237,17 @@ final class CmConnections {
     /** Handles the waiting connection events and checks the time limit; returns the events handled. */
     int poll() {
         long now = System.nanoTime();
-        long gap = now - lastPoll;
+        long previous = lastPoll;
+        long gap = now - previous;
         lastPoll = now;
         if (gap > POLL_GAP_NANOS && inProgress > 0) {
-            // this process computed outside MPI (or was not scheduled): its connections' time
-            // limits and attempts count only the time it could answer connection events
+            // this process computed outside MPI (or was not scheduled): the time limits of the
+            // connections that were in progress then count only the time it could answer their
+            // events (one begun since, by the send that ended the gap, had no gap to forgive)
             for (int p = 0; p < state.length; p++) {
-                started[p] += gap;
+                if (started[p] - previous < 0) {
+                    started[p] += gap;
+                }
             }
         }
         int n = 0;
