@@ -59,6 +59,13 @@ final class CmConnections {
     /** Private data of a connect request: what it asks for, then the requester's rank. */
     static final int CONNECT = 0x49570001;
     static final int CALL_ME = 0x49570002;
+    /**
+     * Private data of the reject that answers a CALL_ME ("I connect now"), then the answering
+     * rank. Only a reject that carries it answers: Soft-iWARP reports a connection reset during
+     * the MPA exchange as REJECTED too (status -104), and then the peer may never have seen the
+     * request, so the caller asks again instead of waiting for a connect request that never comes.
+     */
+    static final int ANSWER = 0x49570003;
     private static final int RESOLVE_MS = 5_000;
     private static final int BACKLOG = 128;
     private static final long POLL_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -371,7 +378,7 @@ final class CmConnections {
             return;
         }
         try {
-            id.reject(new byte[0]);
+            id.reject(kind == CALL_ME ? privateData(ANSWER) : new byte[0]);
         } catch (RuntimeException ex) {
             // the requester gave up already (siw: no MPA reply within 5 s); a CALL_ME still counts
             LOG.debug("iwarp: rank {}: rejecting a connect request from rank {}: {}", rank, from, ex.toString());
@@ -395,10 +402,13 @@ final class CmConnections {
                 LOG.debug("iwarp: rank {}: CALL_ME to rank {}", rank, call.peer);
                 call.id.connect(parameters(CALL_ME), call.qp);
             }
-            case RDMA_CM_EVENT_REJECTED -> { // the answer: the peer connects now
-                LOG.debug("iwarp: rank {}: CALL_ME to rank {} answered (status {}, {})", rank, call.peer,
-                        e.status(), state[call.peer]);
+            case RDMA_CM_EVENT_REJECTED -> {
                 endCall(call);
+                if (answers(e, call.peer)) { // the peer connects now
+                    LOG.debug("iwarp: rank {}: CALL_ME to rank {} answered ({})", rank, call.peer, state[call.peer]);
+                } else if (state[call.peer] == State.CALLING) {
+                    retry(call.peer, CmFailures.describe(e) + " without the peer's answer (asking it to connect)");
+                }
             }
             default -> {
                 LOG.debug("iwarp: rank {}: CALL_ME to rank {} failed: {}", rank, call.peer, CmFailures.describe(e));
@@ -613,8 +623,22 @@ final class CmConnections {
     }
 
     private CmConnectParameters parameters(int kind) {
-        byte[] data = ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
-        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(), data, 7, 7);
+        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(), privateData(kind), 7, 7);
+    }
+
+    /** Private data of a request or reject: {@code kind}, then this rank. */
+    private byte[] privateData(int kind) {
+        return ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
+    }
+
+    /** Whether the REJECTED event {@code e} is {@code peer}'s answer to a CALL_ME ({@link #ANSWER}). */
+    static boolean answers(CmEvent e, int peer) {
+        byte[] data = e.peer() == null ? new byte[0] : e.peer().privateData();
+        if (data.length < 8) {
+            return false;
+        }
+        ByteBuffer b = ByteBuffer.wrap(data);
+        return b.getInt(0) == ANSWER && b.getInt(4) == peer;
     }
 
     /** Connects to {@code peer} at {@code address} instead of what it published (tests: a refused connection). */
