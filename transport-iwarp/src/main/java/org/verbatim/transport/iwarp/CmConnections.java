@@ -41,8 +41,8 @@ import org.verbatim.verbs.QueuePair;
  * requests in reverse rank order (rank r to r-1, r-2, ..., 0), waits until every connection of
  * its own is up and ends with a bootstrap barrier. On demand (the default): a client connects at
  * its first message to a lower rank; a server that talks first to a higher rank asks it to
- * connect with a CALL_ME request, which the higher rank rejects (the rejection is the answer)
- * before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
+ * connect with a CALL_ME request ({@link CallMeRequests}), which the higher rank answers with a
+ * reject that carries its answer before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
  * the runtime keeps the messages queued.
  *
  * <p>An attempt that fails (address or route resolution, rejection, unreachable peer: Soft-iWARP
@@ -59,13 +59,6 @@ final class CmConnections {
     /** Private data of a connect request: what it asks for, then the requester's rank. */
     static final int CONNECT = 0x49570001;
     static final int CALL_ME = 0x49570002;
-    /**
-     * Private data of the reject that answers a CALL_ME ("I connect now"), then the answering
-     * rank. Only a reject that carries it answers: Soft-iWARP reports a connection reset during
-     * the MPA exchange as REJECTED too (status -104), and then the peer may never have seen the
-     * request, so the caller asks again instead of waiting for a connect request that never comes.
-     */
-    static final int ANSWER = 0x49570003;
     private static final int RESOLVE_MS = 5_000;
     private static final int BACKLOG = 128;
     private static final long POLL_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -80,9 +73,6 @@ final class CmConnections {
         RETRY_WAIT,
         FAILED
     }
-
-    /** A CALL_ME request in flight: its own id and throwaway queue pair. */
-    private record CallMe(int peer, CmId id, QueuePair qp) { }
 
     private final IwarpTransport transport;
     private final VerbsEngine engine;
@@ -100,7 +90,8 @@ final class CmConnections {
     private final Map<Long, Integer> peerOfId = new HashMap<>();
     /** A client's request that came while this (server) side was still draining its queue pair. */
     private final CmId[] heldRequests;
-    private final Map<Long, CallMe> calls = new HashMap<>();
+    private final CallMeRequests calls;
+    private final CallMeRequests.Unanswered unanswered = this::unanswered;
     private int inProgress;
     private int connected;
     /** Set while connections are made inside open: failures go here, not to the runtime. */
@@ -124,6 +115,7 @@ final class CmConnections {
         this.addresses = new PeerAddresses(size);
         this.heldRequests = new CmId[size];
         this.channel = new EventChannel();
+        this.calls = new CallMeRequests(engine, channel, rank, RESOLVE_MS);
         InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
         try {
             this.listener = channel.createId();
@@ -229,13 +221,17 @@ final class CmConnections {
     private void callMe(int peer) {
         state[peer] = State.CALLING;
         try {
-            QueuePair qp = engine.createQueuePair();
-            qp.toInit(1, engine.queuePairAccess(), 0);
-            CmId id = channel.createId();
-            calls.put(id.address(), new CallMe(peer, id, qp));
-            id.resolveAddress(addresses.of(peer), RESOLVE_MS);
+            calls.ask(peer, addresses.of(peer));
         } catch (RuntimeException e) {
             retry(peer, "asking it to connect (rdma_resolve_addr): " + e.getMessage());
+        }
+    }
+
+    /** A CALL_ME to {@code peer} ended without its answer: asked again, unless the peer connected meanwhile. */
+    private void unanswered(int peer, String what) {
+        LOG.debug("iwarp: rank {}: CALL_ME to rank {} not answered ({}): {}", rank, peer, state[peer], what);
+        if (state[peer] == State.CALLING) {
+            retry(peer, what);
         }
     }
 
@@ -264,13 +260,9 @@ final class CmConnections {
             try {
                 handle(e);
             } catch (RuntimeException ex) {
-                CallMe call = calls.get(e.id());
                 Integer peer = peerOfId.get(e.id());
-                if (call != null) {
-                    endCall(call);
-                    if (state[call.peer] == State.CALLING) {
-                        retry(call.peer, ex.getMessage() + " (asking it to connect)");
-                    }
+                if (calls.owns(e.id())) {
+                    calls.failed(e.id(), ex, unanswered);
                 } else if (peer != null) {
                     attemptFailed(peer, ex.getMessage());
                 } else {
@@ -289,9 +281,8 @@ final class CmConnections {
             request(e);
             return;
         }
-        CallMe call = calls.get(e.id());
-        if (call != null) {
-            callEvent(call, e);
+        if (calls.owns(e.id())) {
+            calls.handle(e, parameters(CALL_ME), unanswered);
             return;
         }
         Integer peer = peerOfId.get(e.id());
@@ -378,7 +369,7 @@ final class CmConnections {
             return;
         }
         try {
-            id.reject(kind == CALL_ME ? privateData(ANSWER) : new byte[0]);
+            id.reject(kind == CALL_ME ? CallMeRequests.privateData(CallMeRequests.ANSWER, rank) : new byte[0]);
         } catch (RuntimeException ex) {
             // the requester gave up already (siw: no MPA reply within 5 s); a CALL_ME still counts
             LOG.debug("iwarp: rank {}: rejecting a connect request from rank {}: {}", rank, from, ex.toString());
@@ -392,38 +383,6 @@ final class CmConnections {
             LOG.warn("iwarp: rank {}: rejected a connect request ({}, from rank {}, state {})", rank,
                     Integer.toHexString(kind), from, valid ? state[from] : "-");
         }
-    }
-
-    private void callEvent(CallMe call, CmEvent e) {
-        switch (e.type()) {
-            case RDMA_CM_EVENT_ADDR_RESOLVED -> call.id.resolveRoute(RESOLVE_MS);
-            case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
-                engine.counters().connectRequest();
-                LOG.debug("iwarp: rank {}: CALL_ME to rank {}", rank, call.peer);
-                call.id.connect(parameters(CALL_ME), call.qp);
-            }
-            case RDMA_CM_EVENT_REJECTED -> {
-                endCall(call);
-                if (answers(e, call.peer)) { // the peer connects now
-                    LOG.debug("iwarp: rank {}: CALL_ME to rank {} answered ({})", rank, call.peer, state[call.peer]);
-                } else if (state[call.peer] == State.CALLING) {
-                    retry(call.peer, CmFailures.describe(e) + " without the peer's answer (asking it to connect)");
-                }
-            }
-            default -> {
-                LOG.debug("iwarp: rank {}: CALL_ME to rank {} failed: {}", rank, call.peer, CmFailures.describe(e));
-                endCall(call);
-                if (state[call.peer] == State.CALLING) {
-                    retry(call.peer, CmFailures.describe(e) + " (asking it to connect)");
-                }
-            }
-        }
-    }
-
-    private void endCall(CallMe call) {
-        calls.remove(call.id.address());
-        call.id.close();
-        call.qp.close();
     }
 
     /** The client's first message arrived on {@code ep}: the server's side of the connection is up. */
@@ -623,22 +582,8 @@ final class CmConnections {
     }
 
     private CmConnectParameters parameters(int kind) {
-        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(), privateData(kind), 7, 7);
-    }
-
-    /** Private data of a request or reject: {@code kind}, then this rank. */
-    private byte[] privateData(int kind) {
-        return ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
-    }
-
-    /** Whether the REJECTED event {@code e} is {@code peer}'s answer to a CALL_ME ({@link #ANSWER}). */
-    static boolean answers(CmEvent e, int peer) {
-        byte[] data = e.peer() == null ? new byte[0] : e.peer().privateData();
-        if (data.length < 8) {
-            return false;
-        }
-        ByteBuffer b = ByteBuffer.wrap(data);
-        return b.getInt(0) == ANSWER && b.getInt(4) == peer;
+        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(),
+                CallMeRequests.privateData(kind, rank), 7, 7);
     }
 
     /** Connects to {@code peer} at {@code address} instead of what it published (tests: a refused connection). */

@@ -21,20 +21,20 @@ class CallMeAnswerTest {
 
     @Test
     void theCalledPeersRejectWithTheAnswerMarkerAnswers() {
-        assertTrue(CmConnections.answers(rejected(-111, data(CmConnections.ANSWER, 3)), 3));
+        assertTrue(CallMeRequests.answers(rejected(-111, data(CallMeRequests.ANSWER, 3)), 3));
     }
 
     @Test
     void aResetDuringTheMpaExchangeIsNoAnswer() {
         // Soft-iWARP: a connection reset while the MPA request is out comes as REJECTED, status -104
-        assertFalse(CmConnections.answers(rejected(-104, new byte[0]), 3));
-        assertFalse(CmConnections.answers(new CmEvent(RDMA_CM_EVENT_REJECTED, -104, 1, 0), 3));
+        assertFalse(CallMeRequests.answers(rejected(-104, new byte[0]), 3));
+        assertFalse(CallMeRequests.answers(new CmEvent(RDMA_CM_EVENT_REJECTED, -104, 1, 0), 3));
     }
 
     @Test
     void anotherRanksOrAnotherKindsRejectIsNoAnswer() {
-        assertFalse(CmConnections.answers(rejected(-111, data(CmConnections.ANSWER, 2)), 3));
-        assertFalse(CmConnections.answers(rejected(-111, data(CmConnections.CONNECT, 3)), 3));
-        assertFalse(CmConnections.answers(rejected(-111, new byte[] {0x49, 0x57, 0, 3}), 3));
+        assertFalse(CallMeRequests.answers(rejected(-111, data(CallMeRequests.ANSWER, 2)), 3));
+        assertFalse(CallMeRequests.answers(rejected(-111, data(CmConnections.CONNECT, 3)), 3));
+        assertFalse(CallMeRequests.answers(rejected(-111, new byte[] {0x49, 0x57, 0, 3}), 3));
     }
 }
