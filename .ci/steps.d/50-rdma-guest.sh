@@ -5,8 +5,9 @@
 # one guest: ibv_devices (must list rxe0 and siw0), the verbs-binding availability probe (must
 # report both), the perftest baseline, and the JUnit tests tagged "rdma" (built on the host, run in
 # the guest by scripts/rdma-guest/junit-direct without Maven); then two guests: a smoke test (rxe and siw across the QEMU socket network) and a true two-host MPI run
-# (scripts/rdma-guest/mpi-two-hosts: PointToPointProgram and CollectivesProgram with ib forced,
-# one job over both guests through mpirun --listen / --join). Ends with "N passed, N failed".
+# (scripts/rdma-guest/mpi-two-hosts: PointToPointProgram and CollectivesProgram with ib forced and
+# with iwarp forced, hybrid shm + ib, shm + tcp and shm + iwarp, each one job over both guests
+# through mpirun --listen / --join). Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd -P)
@@ -143,7 +144,7 @@ if [ "${1:-}" = --in-guest-pair ]; then
       fi
     fi
   done
-  # One MPI job over both guests, ib forced (guest 0 serves PMI, guest 1 joins).
+  # MPI jobs over both guests, ib or iwarp forced, and hybrid (guest 0 serves PMI, guest 1 joins).
   scripts/rdma-guest/mpi-two-hosts || rc=1
   exit $rc
 fi

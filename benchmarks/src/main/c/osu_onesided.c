@@ -2,13 +2,14 @@
  * tests, options, epochs and table, built once with Open MPI's mpicc and once with MPICH's, so
  * that one run puts both C libraries beside Verbatim and Open MPI's Java bindings.
  *
- *   osu_onesided [put-latency|get-latency|acc-latency|fop-latency|cas-latency]
+ *   osu_onesided [put-latency|get-latency|put-bw|get-bw|acc-latency|fop-latency|cas-latency]
  *                [--sync lock|flush|fence|pscw] [--win create|allocate]
- *                [--min B] [--max B] [--step F] [--iterations N] [--warmup N]
+ *                [--min B] [--max B] [--step F] [--iterations N] [--warmup N] [--window N]
  *
  * Rank 0 is the origin, rank 1 the target. Epochs: lock locks (shared) and unlocks around every
  * operation, flush locks once and flushes after every operation, fence and pscw open and close an
- * active epoch per operation. Latency per operation with its synchronisation, in us. --warmup N:
+ * active epoch per operation (per --window operations, default 64, for the bandwidth tests).
+ * Latency per operation with its synchronisation, in us; bandwidth in MB/s (10^6 B). --warmup N:
  * N epochs at the first size before anything is timed (the Java twin needs them for its JIT;
  * here they change nothing), then a tenth of the timed epochs at every size, as the Java twin.
  * Sizes go from --min to --max, each --step times the last (2), the last one --max. */
@@ -33,9 +34,10 @@ static MPI_Group target_group;
 static char *origin, *result;
 static long long compare_word;
 static long max_size;
+static long per_epoch = 1;
 
-static void op(long size) {
-    if (!strcmp(test, "get-latency")) {
+static void one_op(long size) {
+    if (!strcmp(test, "get-latency") || !strcmp(test, "get-bw")) {
         MPI_Get(result, (int) size, MPI_BYTE, 1, 0, (int) size, MPI_BYTE, win);
     } else if (!strcmp(test, "acc-latency")) {
         MPI_Accumulate(origin, (int) (size / 4), MPI_INT, 1, 0, (int) (size / 4), MPI_INT,
@@ -47,6 +49,10 @@ static void op(long size) {
     } else {
         MPI_Put(origin, (int) size, MPI_BYTE, 1, 0, (int) size, MPI_BYTE, win);
     }
+}
+
+static void op(long size) {
+    for (long i = 0; i < per_epoch; i++) one_op(size);
 }
 
 static void epochs(long size, long n) {
@@ -97,7 +103,7 @@ int main(int argc, char **argv) {
     const char *win_kind = "allocate";
     long min_size = 8;
     max_size = 4L << 20;
-    long iterations = 2000, warmup = 0, step = 2;
+    long iterations = 2000, warmup = 0, step = 2, window = 64;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(a, "--sync")) { sync_mode = v; i++; }
@@ -107,6 +113,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--iterations")) { iterations = atol(v); i++; }
         else if (!strcmp(a, "--warmup")) { warmup = atol(v); i++; }
         else if (!strcmp(a, "--step")) { step = atol(v) < 2 ? 2 : atol(v); i++; }
+        else if (!strcmp(a, "--window")) { window = atol(v) < 1 ? 1 : atol(v); i++; }
         else if (a[0] == '-') {
             if (rank == 0) fprintf(stderr, "osu_onesided: unknown option %s\n", a);
             MPI_Abort(MPI_COMM_WORLD, 2);
@@ -117,6 +124,7 @@ int main(int argc, char **argv) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (!strncmp(test, "fop", 3) || !strncmp(test, "cas", 3)) min_size = max_size = 8;
+    int bw = strlen(test) > 3 && !strcmp(test + strlen(test) - 3, "-bw");
     origin = calloc(max_size, 1);
     result = calloc(max_size, 1);
     void *base;
@@ -138,19 +146,22 @@ int main(int argc, char **argv) {
     if (rank == 0) {
         printf("# OSU-style one-sided %s (C twin), sync %s, window %s (%s)\n", test, sync_mode,
                !strcmp(win_kind, "allocate") ? "allocated" : "created", version);
-        printf("%-10s%20s\n", "# Size", "Latency (us)");
+        printf("%-10s%20s\n", "# Size", bw ? "Bandwidth (MB/s)" : "Latency (us)");
     }
+    per_epoch = bw ? window : 1;
     if (warmup > 0) epochs(min_size, warmup);
     for (long s = min_size; s <= max_size;
          s = s == max_size ? max_size + 1 : (s * step < max_size ? s * step : max_size)) {
         long iters = s > 65536 ? (iterations / 20 > 10 ? iterations / 20 : 10) : iterations;
-        epochs(s, iters / 10 > 2 ? iters / 10 : 2);
+        long n = bw ? (iters / window > 2 ? iters / window : 2) : iters;
+        epochs(s, n / 10 > 2 ? n / 10 : 2);
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
-        epochs(s, iters);
+        epochs(s, n);
         double seconds = MPI_Wtime() - start;
         if (rank == 0) {
-            printf("%-10ld%20.2f\n", s, seconds * 1e6 / iters);
+            double ops = (double) n * per_epoch;
+            printf("%-10ld%20.2f\n", s, bw ? s * ops / seconds / 1e6 : seconds * 1e6 / ops);
             fflush(stdout);
         }
         MPI_Barrier(MPI_COMM_WORLD);

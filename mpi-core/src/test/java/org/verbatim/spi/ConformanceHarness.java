@@ -157,7 +157,9 @@ public abstract class ConformanceHarness {
 
         void checkDeadline(long deadline, String what) {
             if (System.nanoTime() - deadline > 0) {
-                fail("rank " + rank + " timed out waiting for " + what);
+                // a peer the transport gave up on leaves its posts at RETRY: say so, with the reason
+                fail("rank " + rank + " timed out waiting for " + what + (recorder.failures.isEmpty() ? ""
+                        : " (peer failures reported: " + recorder.failures + ")"));
             }
             Throwable other = shared.failure.get();
             if (other != null) {

@@ -10,7 +10,9 @@ import org.verbatim.verbs.raw.rdma_cma_h_constants;
  * @param id address of the {@code rdma_cm_id} it is for (a new id for CONNECT_REQUEST)
  * @param listenId address of the listening id for CONNECT_REQUEST, else 0
  * @param peer what the peer asked for or granted (CONNECT_REQUEST, ESTABLISHED: initiator
- *             depth, responder resources, private data; retry counts are not reported), else null
+ *             depth, responder resources, private data; retry counts are not reported; REJECTED:
+ *             the private data of the peer's reject, empty when the connection was refused or reset
+ *             without one), else null
  */
 public record CmEvent(int type, int status, long id, long listenId, CmConnectParameters peer) {
 

@@ -49,6 +49,7 @@ public final class EventChannel extends NativeResource {
                     rdma_cm_event.id(event).address(), rdma_cm_event.listen_id(event).address(),
                     type == rdma_cma_h_constants.RDMA_CM_EVENT_CONNECT_REQUEST
                             || type == rdma_cma_h_constants.RDMA_CM_EVENT_ESTABLISHED
+                            || type == rdma_cma_h_constants.RDMA_CM_EVENT_REJECTED
                             ? connection(rdma_cm_event.param.conn(rdma_cm_event.param(event))) : null);
             rdma_cma_h.rdma_ack_cm_event(state, event);
             return result;

@@ -41,8 +41,8 @@ import org.verbatim.verbs.QueuePair;
  * requests in reverse rank order (rank r to r-1, r-2, ..., 0), waits until every connection of
  * its own is up and ends with a bootstrap barrier. On demand (the default): a client connects at
  * its first message to a lower rank; a server that talks first to a higher rank asks it to
- * connect with a CALL_ME request, which the higher rank rejects (the rejection is the answer)
- * before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
+ * connect with a CALL_ME request ({@link CallMeRequests}), which the higher rank answers with a
+ * reject that carries its answer before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
  * the runtime keeps the messages queued.
  *
  * <p>An attempt that fails (address or route resolution, rejection, unreachable peer: Soft-iWARP
@@ -74,9 +74,6 @@ final class CmConnections {
         FAILED
     }
 
-    /** A CALL_ME request in flight: its own id and throwaway queue pair. */
-    private record CallMe(int peer, CmId id, QueuePair qp) { }
-
     private final IwarpTransport transport;
     private final VerbsEngine engine;
     private final IwarpDevice device;
@@ -93,7 +90,8 @@ final class CmConnections {
     private final Map<Long, Integer> peerOfId = new HashMap<>();
     /** A client's request that came while this (server) side was still draining its queue pair. */
     private final CmId[] heldRequests;
-    private final Map<Long, CallMe> calls = new HashMap<>();
+    private final CallMeRequests calls;
+    private final CallMeRequests.Unanswered unanswered = this::unanswered;
     private int inProgress;
     private int connected;
     /** Set while connections are made inside open: failures go here, not to the runtime. */
@@ -117,6 +115,7 @@ final class CmConnections {
         this.addresses = new PeerAddresses(size);
         this.heldRequests = new CmId[size];
         this.channel = new EventChannel();
+        this.calls = new CallMeRequests(engine, channel, rank, RESOLVE_MS);
         InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
         try {
             this.listener = channel.createId();
@@ -222,13 +221,17 @@ final class CmConnections {
     private void callMe(int peer) {
         state[peer] = State.CALLING;
         try {
-            QueuePair qp = engine.createQueuePair();
-            qp.toInit(1, engine.queuePairAccess(), 0);
-            CmId id = channel.createId();
-            calls.put(id.address(), new CallMe(peer, id, qp));
-            id.resolveAddress(addresses.of(peer), RESOLVE_MS);
+            calls.ask(peer, addresses.of(peer));
         } catch (RuntimeException e) {
             retry(peer, "asking it to connect (rdma_resolve_addr): " + e.getMessage());
+        }
+    }
+
+    /** A CALL_ME to {@code peer} ended without its answer: asked again, unless the peer connected meanwhile. */
+    private void unanswered(int peer, String what) {
+        LOG.debug("iwarp: rank {}: CALL_ME to rank {} not answered ({}): {}", rank, peer, state[peer], what);
+        if (state[peer] == State.CALLING) {
+            retry(peer, what);
         }
     }
 
@@ -237,13 +240,17 @@ final class CmConnections {
     /** Handles the waiting connection events and checks the time limit; returns the events handled. */
     int poll() {
         long now = System.nanoTime();
-        long gap = now - lastPoll;
+        long previous = lastPoll;
+        long gap = now - previous;
         lastPoll = now;
         if (gap > POLL_GAP_NANOS && inProgress > 0) {
-            // this process computed outside MPI (or was not scheduled): its connections' time
-            // limits and attempts count only the time it could answer connection events
+            // this process computed outside MPI (or was not scheduled): the time limits of the
+            // connections that were in progress then count only the time it could answer their
+            // events (one begun since, by the send that ended the gap, had no gap to forgive)
             for (int p = 0; p < state.length; p++) {
-                started[p] += gap;
+                if (started[p] - previous < 0) {
+                    started[p] += gap;
+                }
             }
         }
         int n = 0;
@@ -253,13 +260,9 @@ final class CmConnections {
             try {
                 handle(e);
             } catch (RuntimeException ex) {
-                CallMe call = calls.get(e.id());
                 Integer peer = peerOfId.get(e.id());
-                if (call != null) {
-                    endCall(call);
-                    if (state[call.peer] == State.CALLING) {
-                        retry(call.peer, ex.getMessage() + " (asking it to connect)");
-                    }
+                if (calls.owns(e.id())) {
+                    calls.failed(e.id(), ex, unanswered);
                 } else if (peer != null) {
                     attemptFailed(peer, ex.getMessage());
                 } else {
@@ -278,9 +281,8 @@ final class CmConnections {
             request(e);
             return;
         }
-        CallMe call = calls.get(e.id());
-        if (call != null) {
-            callEvent(call, e);
+        if (calls.owns(e.id())) {
+            calls.handle(e, parameters(CALL_ME), unanswered);
             return;
         }
         Integer peer = peerOfId.get(e.id());
@@ -296,6 +298,7 @@ final class CmConnections {
             case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
                 state[p] = State.CONNECTING;
                 engine.counters().connectRequest();
+                LOG.debug("iwarp: rank {}: CONNECT to rank {}", rank, p);
                 ids[p].connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
             }
             case RDMA_CM_EVENT_ESTABLISHED -> {
@@ -334,6 +337,8 @@ final class CmConnections {
         int kind = data.length >= 8 ? b.getInt(0) : 0;
         int from = data.length >= 8 ? b.getInt(4) : -1;
         boolean valid = from >= 0 && from < state.length && from != rank;
+        LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, kind == CONNECT ? "CONNECT"
+                : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind), from, valid ? state[from] : "-");
         if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
                 || state[from] == State.RECOVERING)) {
             // the client reconnects after an error this side may not have seen yet: drain first
@@ -364,7 +369,7 @@ final class CmConnections {
             return;
         }
         try {
-            id.reject(new byte[0]);
+            id.reject(kind == CALL_ME ? CallMeRequests.privateData(CallMeRequests.ANSWER, rank) : new byte[0]);
         } catch (RuntimeException ex) {
             // the requester gave up already (siw: no MPA reply within 5 s); a CALL_ME still counts
             LOG.debug("iwarp: rank {}: rejecting a connect request from rank {}: {}", rank, from, ex.toString());
@@ -380,35 +385,14 @@ final class CmConnections {
         }
     }
 
-    private void callEvent(CallMe call, CmEvent e) {
-        switch (e.type()) {
-            case RDMA_CM_EVENT_ADDR_RESOLVED -> call.id.resolveRoute(RESOLVE_MS);
-            case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
-                engine.counters().connectRequest();
-                call.id.connect(parameters(CALL_ME), call.qp);
-            }
-            case RDMA_CM_EVENT_REJECTED -> endCall(call); // the answer: the peer connects now
-            default -> {
-                endCall(call);
-                if (state[call.peer] == State.CALLING) {
-                    retry(call.peer, CmFailures.describe(e) + " (asking it to connect)");
-                }
-            }
-        }
-    }
-
-    private void endCall(CallMe call) {
-        calls.remove(call.id.address());
-        call.id.close();
-        call.qp.close();
-    }
-
     /** The client's first message arrived on {@code ep}: the server's side of the connection is up. */
     void trafficFrom(VerbsEndpoint ep) {
         int p = ep.peer();
         if (state[p] == State.ACCEPTED) {
             engine.ready(ep);
             up(p);
+        } else {
+            LOG.debug("iwarp: rank {}: traffic from rank {} on a connection not accepted ({})", rank, p, state[p]);
         }
     }
 
@@ -463,6 +447,7 @@ final class CmConnections {
     }
 
     private void accept(int from, CmId id) {
+        LOG.debug("iwarp: rank {}: accepting rank {}", rank, from);
         ids[from] = id;
         peerOfId.put(id.address(), from);
         state[from] = State.ACCEPTED;
@@ -597,8 +582,8 @@ final class CmConnections {
     }
 
     private CmConnectParameters parameters(int kind) {
-        byte[] data = ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
-        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(), data, 7, 7);
+        return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(),
+                CallMeRequests.privateData(kind, rank), 7, 7);
     }
 
     /** Connects to {@code peer} at {@code address} instead of what it published (tests: a refused connection). */
