@@ -6,7 +6,8 @@
 # report both), the perftest baseline, and the JUnit tests tagged "rdma" (built on the host, run in
 # the guest by scripts/rdma-guest/junit-direct without Maven); then two guests: a smoke test (rxe and siw across the QEMU socket network) and a true two-host MPI run
 # (scripts/rdma-guest/mpi-two-hosts: PointToPointProgram and CollectivesProgram with ib forced and
-# with iwarp forced, hybrid shm + ib, shm + tcp and shm + iwarp, each one job over both guests
+# with iwarp forced (the iwarp collectives job by hand: see below), hybrid shm + ib, shm + tcp and
+# shm + iwarp, each one job over both guests
 # through mpirun --listen / --join). Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -145,7 +146,10 @@ if [ "${1:-}" = --in-guest-pair ]; then
     fi
   done
   # MPI jobs over both guests, ib or iwarp forced, and hybrid (guest 0 serves PMI, guest 1 joins).
-  scripts/rdma-guest/mpi-two-hosts || rc=1
+  # iwarp-coll (4 ranks, all connections at once) is left out: it took 575 s of the part's
+  # 1500 s on a loaded host (2026-11-27); it passed there, run it by hand with
+  # scripts/rdma-guest/run --hosts 2 -- scripts/rdma-guest/mpi-two-hosts iwarp-coll
+  scripts/rdma-guest/mpi-two-hosts p2p coll hybrid tcp iwarp-p2p iwarp-hybrid || rc=1
   exit $rc
 fi
 
