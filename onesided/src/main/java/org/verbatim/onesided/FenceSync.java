@@ -13,7 +13,6 @@ import java.lang.foreign.MemorySegment;
  */
 final class FenceSync {
     /** Polls of the shared fence barrier before waiting with progress. */
-    private static final int SPINS = 20_000;
     private final Window w;
     /** The per-target counts the reductions of each fence sum (reused: no allocation per fence). */
     private final int[] counts;
@@ -26,9 +25,12 @@ final class FenceSync {
      * memory only, so it needs no runtime lock.
      */
     private final java.util.function.BooleanSupplier barrierPassed;
+    /** Spins of the mapped barrier before it waits making progress ({@link SpinBudget}). */
+    private final int spins;
 
     FenceSync(Window w) {
         this.w = w;
+        this.spins = SpinBudget.forMembers(w.size);
         this.counts = new int[w.size + 1];
         this.used = new int[w.size];
         this.barrierPassed = () -> SharedControl.passed(w.memory.control[0], waitRound);
@@ -97,7 +99,8 @@ final class FenceSync {
      * under Fence-Def, at the fence), so every design reduces to one barrier, which both
      * completes this epoch and opens the next: the counting barrier in rank 0's control words
      * ({@link SharedControl#arrive}), whose atomics also order the epoch's loads and stores.
-     * It spins a while, then waits making progress (a peer that died ends the job there). The
+     * It spins a while ({@link SpinBudget}: briefly when the members outnumber the cores), then
+     * waits making progress (a peer that died ends the job there). The
      * held operations (Fence-Def) were done and the next epoch opened by {@link #fence} first.
      */
     private void mappedEverywhere(boolean noPrecede, boolean noSucceed) {
@@ -105,7 +108,7 @@ final class FenceSync {
             MemorySegment root = w.memory.control[0];
             long round = SharedControl.arrive(root, w.size);
             if (round >= 0) {
-                for (int i = 0; i < SPINS && !SharedControl.passed(root, round); i++) {
+                for (int i = 0; i < spins && !SharedControl.passed(root, round); i++) {
                     Thread.onSpinWait();
                 }
                 if (!SharedControl.passed(root, round)) {

@@ -14,7 +14,6 @@ import java.util.function.BooleanSupplier;
  */
 final class Pscw {
     /** Polls of a shared PSCW counter before waiting with progress. */
-    private static final int SPINS = 20_000;
     private final Window w;
     private int[] accessGroup;
     private final boolean[] inAccessGroup;
@@ -32,8 +31,12 @@ final class Pscw {
     private final BooleanSupplier postsDone = () -> postsArrived(postsRanks);
     private final BooleanSupplier completesDone = () -> completesArrived(completesRanks);
 
+    /** Spins on the shared counters before a wait makes progress ({@link SpinBudget}). */
+    private final int spins;
+
     Pscw(Window w) {
         this.w = w;
+        this.spins = SpinBudget.forMembers(w.size);
         this.inAccessGroup = new boolean[w.size];
         this.postsSeen = new long[w.size];
         this.completesSeen = new long[w.size];
@@ -66,7 +69,7 @@ final class Pscw {
      * then waits making progress; the spins make no lambda (a short epoch's usual case).
      */
     private void awaitShared(int[] ranks, boolean completes) {
-        for (int i = 0; i < SPINS; i++) {
+        for (int i = 0; i < spins; i++) {
             if (completes ? completesArrived(ranks) : postsArrived(ranks)) {
                 return;
             }
