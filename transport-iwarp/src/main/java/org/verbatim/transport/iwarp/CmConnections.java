@@ -4,8 +4,6 @@ import static org.verbatim.verbs.raw.rdma_cma_h_constants.*;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,27 +96,18 @@ final class CmConnections {
     private final long timeoutNanos;
     private final ConnectAttempts attempts;
     private final State[] state;
-    private final CmId[] ids;
-    private final long[] started;
+    private final CmIdTable ids;
+    private final ConnectionClock clock;
     private final PeerAddresses addresses;
-    private final Map<Long, Integer> peerOfId = new HashMap<>();
-    /** A client's request that came while this (server) side was still draining its queue pair. */
-    private final CmId[] heldRequests;
     private final CallMeRequests calls;
     private final ConnectionHistory history;
     private final FirstMessages firsts;
-    /** When each connection in ACCEPTED was accepted (the server's wait for the first message). */
-    private final long[] acceptedAt;
-    /** When each connection came up on this side (all at once: the client's wait for the answer). */
-    private final long[] upAt;
     private final CallMeRequests.Unanswered unanswered = this::unanswered;
     private int inProgress;
     private int connected;
     /** Set while connections are made inside open: failures go here, not to the runtime. */
     private String openFailure;
     private boolean opening;
-    /** When {@link #poll} ran last: time this process spent outside MPI does not count against a connection. */
-    private long lastPoll = System.nanoTime();
 
     CmConnections(IwarpTransport transport, VerbsEngine engine, IwarpDevice device, int rank, int size,
                   IwarpConfiguration config) {
@@ -130,15 +119,12 @@ final class CmConnections {
         this.attempts = new ConnectAttempts(size, timeoutNanos);
         this.state = new State[size];
         java.util.Arrays.fill(state, State.NONE);
-        this.ids = new CmId[size];
-        this.started = new long[size];
+        this.ids = new CmIdTable(size);
+        this.clock = new ConnectionClock(size, POLL_GAP_NANOS);
         this.addresses = new PeerAddresses(size);
-        this.heldRequests = new CmId[size];
         this.history = new ConnectionHistory(size);
         this.firsts = new FirstMessages(p -> engine.sendFirstMessage(engine.endpoint(p)) == PostStatus.OK, rank, size,
                 history);
-        this.acceptedAt = new long[size];
-        this.upAt = new long[size];
         this.channel = new EventChannel();
         this.calls = new CallMeRequests(engine, channel, rank, RESOLVE_MS);
         InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
@@ -237,18 +223,18 @@ final class CmConnections {
             if (state[p] != State.CONNECTED || firsts.answered(p)) {
                 continue;
             }
-            if (now - started[p] > timeoutNanos) {
+            if (clock.sinceBegun(p, now) > timeoutNanos) {
                 fail(p, "no answer to the first message within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s");
-            } else if (now - upAt[p] > ANSWER_WAIT_NANOS) {
+            } else if (clock.sinceUp(p, now) > ANSWER_WAIT_NANOS) {
                 history.note(p, "no answer yet: first message again");
-                upAt[p] = now;
+                clock.up(p, now);
                 firsts.owe(p);
             }
         }
     }
 
     private void begin(int peer) {
-        started[peer] = System.nanoTime();
+        clock.begin(peer, System.nanoTime());
         inProgress++;
         if (state[peer] == State.NONE) {
             state[peer] = State.CALLING;
@@ -260,8 +246,7 @@ final class CmConnections {
         state[peer] = State.RESOLVING_ADDRESS;
         try {
             CmId id = channel.createId();
-            ids[peer] = id;
-            peerOfId.put(id.address(), peer);
+            ids.use(peer, id);
             id.resolveAddress(addresses.of(peer), RESOLVE_MS);
         } catch (RuntimeException e) {
             attemptFailed(peer, "rdma_resolve_addr: " + e.getMessage());
@@ -290,23 +275,8 @@ final class CmConnections {
 
     /** Handles the waiting connection events and checks the time limit; returns the events handled. */
     int poll() {
-        long now = System.nanoTime();
-        long previous = lastPoll;
-        long gap = now - previous;
-        lastPoll = now;
-        if (gap > POLL_GAP_NANOS && inProgress > 0) {
-            // this process computed outside MPI (or was not scheduled): the time limits of the
-            // connections that were in progress then count only the time it could answer their
-            // events (one begun since, by the send that ended the gap, had no gap to forgive)
-            for (int p = 0; p < state.length; p++) {
-                if (started[p] - previous < 0) {
-                    started[p] += gap;
-                }
-                if (acceptedAt[p] - previous < 0) {
-                    acceptedAt[p] += gap;
-                }
-            }
-        }
+        // time spent outside MPI (or not scheduled) does not count against connections in progress
+        clock.polled(System.nanoTime(), inProgress > 0);
         int n = 0;
         CmEvent e;
         while ((e = channel.pollEvent()) != null) {
@@ -314,7 +284,7 @@ final class CmConnections {
             try {
                 handle(e);
             } catch (RuntimeException ex) {
-                Integer peer = peerOfId.get(e.id());
+                Integer peer = ids.peerOf(e.id());
                 if (calls.owns(e.id())) {
                     calls.failed(e.id(), ex, unanswered);
                 } else if (peer != null) {
@@ -340,7 +310,7 @@ final class CmConnections {
             calls.handle(e, parameters(CALL_ME), unanswered);
             return;
         }
-        Integer peer = peerOfId.get(e.id());
+        Integer peer = ids.peerOf(e.id());
         if (peer == null) {
             return;
         }
@@ -348,13 +318,13 @@ final class CmConnections {
         switch (e.type()) {
             case RDMA_CM_EVENT_ADDR_RESOLVED -> {
                 state[p] = State.RESOLVING_ROUTE;
-                ids[p].resolveRoute(RESOLVE_MS);
+                ids.of(p).resolveRoute(RESOLVE_MS);
             }
             case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
                 state[p] = State.CONNECTING;
                 engine.counters().connectRequest();
                 LOG.debug("iwarp: rank {}: CONNECT to rank {}", rank, p);
-                ids[p].connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
+                ids.of(p).connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
             }
             case RDMA_CM_EVENT_ESTABLISHED -> {
                 history.note(p, "ESTABLISHED (" + state[p] + ")");
@@ -403,10 +373,7 @@ final class CmConnections {
         if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
                 || state[from] == State.RECOVERING)) {
             // the client reconnects after an error this side may not have seen yet: drain first
-            if (heldRequests[from] != null) {
-                heldRequests[from].close();
-            }
-            heldRequests[from] = id;
+            ids.hold(from, id);
             if (state[from] == State.CONNECTED) {
                 recover(from);
             }
@@ -476,7 +443,7 @@ final class CmConnections {
     private void recover(int peer) {
         firsts.reset(peer);
         state[peer] = State.RECOVERING;
-        started[peer] = System.nanoTime();
+        clock.begin(peer, System.nanoTime());
         inProgress++;
         connected--;
         engine.recover(engine.endpoint(peer));
@@ -493,16 +460,12 @@ final class CmConnections {
             // the error completion came first (engine-initiated recovery)
             firsts.reset(p);
             state[p] = State.RECOVERING;
-            started[p] = System.nanoTime();
+            clock.begin(p, System.nanoTime());
             inProgress++;
             connected--;
         }
-        CmId old = ids[p];
-        ids[p] = null;
-        if (old != null) {
-            peerOfId.remove(old.address());
-            old.close();
-        }
+        ids.drop(p);
+        CmId held;
         try {
             engine.replaceQueuePair(ep, freshQueuePair()); // siw refuses to connect a queue pair again
         } catch (RuntimeException e) {
@@ -511,9 +474,7 @@ final class CmConnections {
         }
         if (p < rank) {
             connect(p);
-        } else if (heldRequests[p] != null) {
-            CmId held = heldRequests[p];
-            heldRequests[p] = null;
+        } else if ((held = ids.takeHeld(p)) != null) {
             accept(p, held);
         } else {
             state[p] = State.AWAITING_REQUEST;
@@ -523,10 +484,9 @@ final class CmConnections {
     private void accept(int from, CmId id) {
         LOG.debug("iwarp: rank {}: accepting rank {}", rank, from);
         history.note(from, "accepting");
-        ids[from] = id;
-        peerOfId.put(id.address(), from);
+        ids.use(from, id);
         state[from] = State.ACCEPTED;
-        acceptedAt[from] = System.nanoTime();
+        clock.accepted(from, System.nanoTime());
         try {
             id.accept(parameters(CONNECT), engine.endpoint(from).queuePair());
         } catch (RuntimeException e) {
@@ -551,16 +511,16 @@ final class CmConnections {
      * server's CALL_ME used a throwaway one.
      */
     private void retry(int peer, String what) {
-        if (!attempts.failed(peer, started[peer], System.nanoTime())) {
+        if (!attempts.failed(peer, clock.begun(peer), System.nanoTime())) {
             fail(peer, what + " (" + attempts.failures(peer) + " attempts, "
-                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]) + " ms of progress)");
+                    + TimeUnit.NANOSECONDS.toMillis(clock.sinceBegun(peer, System.nanoTime())) + " ms of progress)");
             return;
         }
         LOG.debug("iwarp: rank {}: attempt {} to rank {} failed, trying again: {}", rank,
                 attempts.failures(peer), peer, what);
         history.note(peer, "attempt failed: " + what);
         if (peer < rank) {
-            dropId(peer);
+            ids.drop(peer);
             try {
                 engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
             } catch (RuntimeException e) {
@@ -578,7 +538,7 @@ final class CmConnections {
     private void abandonAccept(int peer, String what) {
         LOG.debug("iwarp: rank {}: dropping the connection accepted from rank {}: {}", rank, peer, what);
         history.note(peer, "accept dropped: " + what);
-        dropId(peer);
+        ids.drop(peer);
         try {
             engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
         } catch (RuntimeException e) {
@@ -586,15 +546,6 @@ final class CmConnections {
             return;
         }
         state[peer] = State.AWAITING_REQUEST;
-    }
-
-    private void dropId(int peer) {
-        CmId old = ids[peer];
-        ids[peer] = null;
-        if (old != null) {
-            peerOfId.remove(old.address());
-            old.close();
-        }
     }
 
     private QueuePair freshQueuePair() {
@@ -609,13 +560,13 @@ final class CmConnections {
     }
 
     private void up(int peer) {
-        upAt[peer] = System.nanoTime();
+        clock.up(peer, System.nanoTime());
         state[peer] = State.CONNECTED;
         attempts.reset(peer);
         inProgress--;
         connected++;
         LOG.debug("iwarp: rank {}: connected to rank {} in {} ms", rank, peer,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]));
+                TimeUnit.NANOSECONDS.toMillis(clock.sinceBegun(peer, System.nanoTime())));
     }
 
     /** Fails connections past the time limit; starts the attempts whose backoff is over. */
@@ -626,10 +577,10 @@ final class CmConnections {
             if (s == State.NONE || s == State.CONNECTED || s == State.FAILED) {
                 continue;
             }
-            if (now - started[p] > timeoutNanos) {
+            if (clock.sinceBegun(p, now) > timeoutNanos) {
                 fail(p, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (" + s
                         + (attempts.failures(p) > 0 ? ", " + (attempts.failures(p) + 1) + " attempts" : "") + ")");
-            } else if (s == State.ACCEPTED && now - acceptedAt[p] > FIRST_WAIT_NANOS) {
+            } else if (s == State.ACCEPTED && clock.sinceAccepted(p, now) > FIRST_WAIT_NANOS) {
                 abandonAccept(p, "no first message within " + TimeUnit.NANOSECONDS.toSeconds(FIRST_WAIT_NANOS)
                         + " s of the accept");
             } else if (s == State.RETRY_WAIT && attempts.due(p, now)) {
