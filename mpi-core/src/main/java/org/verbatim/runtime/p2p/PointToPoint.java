@@ -1,12 +1,15 @@
 package org.verbatim.runtime.p2p;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.verbatim.runtime.base.EngineLock;
 import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.base.Profiler;
 import org.verbatim.runtime.base.RequestTable;
 import org.verbatim.runtime.ext.Dispatch;
+import org.verbatim.spi.PostStatus;
 
 /**
  * MPI point-to-point: eager and rendezvous (RGET, RPUT) protocols and matching, reached by the
@@ -21,17 +24,26 @@ import org.verbatim.runtime.ext.Dispatch;
  * <p>Message data is one contiguous segment (heap or native) or a {@link Layout} over a base;
  * the peer's {@link SelectionTable} says which protocol carries which class and size.
  *
+ * <p>The blocking send's and receive's fast paths ({@link #sendNow}, {@link #receiveBlocking}:
+ * the small-message ping-pong) are done here rather than delegated: a small method that the JIT
+ * compiled on its own with its callee inlined counts as "already compiled into a big method" and
+ * is then no longer inlined into its callers, which would put one call more on that path.
+ *
  * <p>Everything runs under the runtime's lock (a real lock only at MPI_THREAD_MULTIPLE).
  */
 public final class PointToPoint implements AutoCloseable {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
 
+    private final ProtocolContext context;
     private final EngineLock lock;
     private final Dispatch dispatch;
     private final RequestTable table;
+    private final Profiler profiler;
     private final LayoutSchemes schemes;
     private final Peers peers;
+    /** {@link Peers#byWorld}, indexed here without a call. */
+    private final PeerState[] byWorld;
     private final MatchQueues queues = new MatchQueues();
     private final PutRendezvous puts;
     private final GetRendezvous gets;
@@ -40,6 +52,13 @@ public final class PointToPoint implements AutoCloseable {
     private final SegmentReceiver segmentReceiver;
     private final SendPath sends;
     private final ReceivePath receives;
+    private final boolean multiThreaded;
+    /** The blocking receive's one object below MPI_THREAD_MULTIPLE. */
+    private final RecvOp scratchReceive;
+    private final Arena arena = Arena.ofShared();
+    /** Header scratch of every post (also {@link SendPath}'s): used only under the lock. */
+    private final MemorySegment header = arena.allocate(WireHeader.RTS_SIZE, 8);
+    private final MemorySegment baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
 
     public PointToPoint(ProtocolContext context, int worldSize, long eagerLimit, int readWindow,
                         RendezvousPolicy rendezvous, boolean protoInfo, boolean multiThreaded) {
@@ -51,20 +70,25 @@ public final class PointToPoint implements AutoCloseable {
                         RendezvousPolicy rendezvous, LayoutSchemes schemes, boolean protoInfo,
                         boolean multiThreaded) {
         this.schemes = schemes;
+        this.context = context;
         this.lock = context.lock();
         this.dispatch = context.dispatch();
         this.table = context.table();
+        this.profiler = context.profiler();
+        this.multiThreaded = multiThreaded;
         this.peers = new Peers(context, worldSize, eagerLimit, readWindow, rendezvous, schemes,
                 protoInfo);
+        this.byWorld = peers.byWorld;
         this.puts = new PutRendezvous(context, this, readWindow);
         this.gets = new GetRendezvous(context, this);
         this.controls = new ControlMessages(dispatch);
         this.segmentSender = new SegmentSender(context, this, schemes);
         this.segmentReceiver = new SegmentReceiver(context, this, schemes);
         Arrivals arrivals = new Arrivals(context, this, queues);
-        this.sends = new SendPath(context, this, peers, puts, segmentSender);
+        this.sends = new SendPath(context, this, peers, puts, segmentSender, header);
         this.receives = new ReceivePath(context, this, queues, arrivals, puts, gets,
-                segmentReceiver, multiThreaded);
+                segmentReceiver);
+        this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
         dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", arrivals::onFin);
@@ -189,7 +213,26 @@ public final class PointToPoint implements AutoCloseable {
      * to this peer, or no room now).
      */
     public boolean sendNow(int ctx, int myCommRank, int dest, int tag, MemorySegment data) {
-        return sends.sendNow(ctx, myCommRank, dest, tag, data);
+        context.checkFatal();
+        lock.lock();
+        try {
+            PeerState p = byWorld[dest];
+            if (p == null) {
+                p = peers.connect(dest);
+            }
+            long len = data.byteSize();
+            if (len > p.eagerLimit || dispatch.pendingFor(dest) > 0) {
+                return false;
+            }
+            WireHeader.write(header, WireHeader.EAGER, (byte) 0, ctx, myCommRank, tag, len, 0);
+            if (p.endpoint.send(baseHeader, data) != PostStatus.OK) {
+                return false;
+            }
+            profiler.messageSent(len);
+            return true;
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ------------------------------------------------------------------ receive side
@@ -230,7 +273,19 @@ public final class PointToPoint implements AutoCloseable {
      */
     public RecvOp receiveBlocking(int ctx, int source, int tag, MemorySegment data,
                                   Object keepAlive, Runnable onDone) {
-        return receives.receiveBlocking(ctx, source, tag, data, keepAlive, onDone);
+        if (multiThreaded) {
+            return receives.receive(ctx, source, tag, data, null, keepAlive, onDone, null);
+        }
+        context.checkFatal();
+        RecvOp r = scratchReceive;
+        queues.unlink(r); // left posted only if a previous wait ended with an error
+        if (r.id != 0) {
+            table.remove(r.id);
+        }
+        r.reinit(ctx, source, tag, data, keepAlive, onDone);
+        r.id = 0;
+        receives.match(r);
+        return r;
     }
 
     /** MPI_Iprobe: the first matching unexpected message, or null; with remove, dequeues it. */
@@ -347,6 +402,6 @@ public final class PointToPoint implements AutoCloseable {
         segmentReceiver.close();
         puts.close();
         controls.close();
-        sends.close();
+        arena.close();
     }
 }

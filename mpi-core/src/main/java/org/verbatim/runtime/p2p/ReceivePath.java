@@ -2,48 +2,40 @@ package org.verbatim.runtime.p2p;
 
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.EngineLock;
-import org.verbatim.runtime.base.RequestTable;
 
 /**
  * Posting receives, for {@link PointToPoint}: a receive is matched at once against the
  * unexpected messages ({@link MatchQueues}, then {@link Arrivals} delivers) or posted to wait for
  * its message; probes look at the unexpected queue, and a matched probe's message goes to the
  * receive made for it. Receives that ended as an eager delivery are taken back ({@link #recycle})
- * and reused, and below MPI_THREAD_MULTIPLE a blocking receive reuses one object, so that a
- * warm receive allocates nothing. Cancel and the pending queue's retry (an RPUT CTS or RGET reads
- * the transport refused) end here too. Runs under the runtime's lock.
+ * and reused, so that a warm receive allocates nothing (the blocking receive's one reused object
+ * is {@link PointToPoint#receiveBlocking}'s). Cancel and the pending queue's retry (an RPUT CTS or
+ * RGET reads the transport refused) end here too. Runs under the runtime's lock.
  */
 final class ReceivePath {
     private final ProtocolContext context;
     private final PointToPoint owner;
     private final EngineLock lock;
-    private final RequestTable table;
     private final MatchQueues queues;
     private final Arrivals arrivals;
     private final PutRendezvous puts;
     private final GetRendezvous gets;
     private final SegmentReceiver segmentReceiver;
-    private final boolean multiThreaded;
-    /** The blocking receive's one object below MPI_THREAD_MULTIPLE. */
-    private final RecvOp scratchReceive;
     /** Receives handed back by {@link #recycle}, reused by {@link #receive}. */
     private final RecvOp[] free = new RecvOp[64];
     private int freeCount;
 
     ReceivePath(ProtocolContext context, PointToPoint owner, MatchQueues queues,
                 Arrivals arrivals, PutRendezvous puts, GetRendezvous gets,
-                SegmentReceiver segmentReceiver, boolean multiThreaded) {
+                SegmentReceiver segmentReceiver) {
         this.context = context;
         this.owner = owner;
         this.lock = context.lock();
-        this.table = context.table();
         this.queues = queues;
         this.arrivals = arrivals;
         this.puts = puts;
         this.gets = gets;
         this.segmentReceiver = segmentReceiver;
-        this.multiThreaded = multiThreaded;
-        this.scratchReceive = new RecvOp(owner, 0, 0, 0, null, null);
     }
 
     /** {@link PointToPoint#receive(int, int, int, MemorySegment, Layout, Object, Runnable, TypeCheck)}. */
@@ -91,7 +83,8 @@ final class ReceivePath {
         }
     }
 
-    private void match(RecvOp r) {
+    /** Delivers the first unexpected message that matches {@code r}, or posts {@code r}. */
+    void match(RecvOp r) {
         Unexpected u = queues.findUnexpected(r.context, r.source, r.tag);
         if (u != null) {
             queues.removeUnexpected(u);
@@ -99,24 +92,6 @@ final class ReceivePath {
         } else {
             queues.post(r);
         }
-    }
-
-    /** {@link PointToPoint#receiveBlocking}. */
-    RecvOp receiveBlocking(int ctx, int source, int tag, MemorySegment data, Object keepAlive,
-                           Runnable onDone) {
-        if (multiThreaded) {
-            return receive(ctx, source, tag, data, null, keepAlive, onDone, null);
-        }
-        context.checkFatal();
-        RecvOp r = scratchReceive;
-        queues.unlink(r); // left posted only if a previous wait ended with an error
-        if (r.id != 0) {
-            table.remove(r.id);
-        }
-        r.reinit(ctx, source, tag, data, keepAlive, onDone);
-        r.id = 0;
-        match(r);
-        return r;
     }
 
     /** {@link PointToPoint#probe}. */

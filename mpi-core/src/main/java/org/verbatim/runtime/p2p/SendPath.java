@@ -1,6 +1,5 @@
 package org.verbatim.runtime.p2p;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.verbatim.runtime.base.EngineLock;
 import org.verbatim.runtime.base.Mode;
@@ -15,12 +14,12 @@ import org.verbatim.spi.PostStatus;
 /**
  * Starting a send, for {@link PointToPoint}: the protocol the peer's {@link SelectionTable} picks
  * for the message's data class and size (a layout packed once, packed straight into a claimed
- * eager slot, or walked block by block by the rendezvous schemes), the blocking send's eager fast
- * path that needs no request ({@link #sendNow}), the rendezvous set-up (staging or registration,
- * then the RTS), and the pending queue's retry of a post the transport refused. Everything runs
- * under the runtime's lock; one header scratch serves every post.
+ * eager slot, or walked block by block by the rendezvous schemes), the rendezvous set-up (staging
+ * or registration, then the RTS), and the pending queue's retry of a post the transport refused.
+ * The blocking send's eager fast path is {@link PointToPoint#sendNow}. Everything runs under the
+ * runtime's lock; one header scratch (PointToPoint's) serves every post.
  */
-final class SendPath implements AutoCloseable {
+final class SendPath {
     private final ProtocolContext context;
     private final PointToPoint owner;
     private final EngineLock lock;
@@ -33,16 +32,15 @@ final class SendPath implements AutoCloseable {
     private final PeerState[] byWorld;
     private final PutRendezvous puts;
     private final SegmentSender segmentSender;
-    private final Arena arena = Arena.ofShared();
-    /** Header scratch: used only under the lock, so one is enough. */
-    private final MemorySegment header = arena.allocate(WireHeader.RTS_SIZE, 8);
-    private final MemorySegment baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
-    private final MemorySegment rtsHeader = header.asSlice(0, WireHeader.RTS_SIZE);
+    /** Header scratch ({@link WireHeader#RTS_SIZE} bytes), used only under the lock. */
+    private final MemorySegment header;
+    private final MemorySegment baseHeader;
+    private final MemorySegment rtsHeader;
     private final MemorySegment empty = MemorySegment.ofArray(new byte[0]);
     private final EagerClaim claim = new EagerClaim();
 
     SendPath(ProtocolContext context, PointToPoint owner, Peers peers, PutRendezvous puts,
-             SegmentSender segmentSender) {
+             SegmentSender segmentSender, MemorySegment header) {
         this.context = context;
         this.owner = owner;
         this.lock = context.lock();
@@ -54,6 +52,9 @@ final class SendPath implements AutoCloseable {
         this.byWorld = peers.byWorld;
         this.puts = puts;
         this.segmentSender = segmentSender;
+        this.header = header;
+        this.baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
+        this.rtsHeader = header.asSlice(0, WireHeader.RTS_SIZE);
     }
 
     /** {@link PointToPoint#send(int, int, int, int, MemorySegment, Layout, Object, Mode, short)}. */
@@ -150,30 +151,6 @@ final class SendPath implements AutoCloseable {
         return true;
     }
 
-    /** {@link PointToPoint#sendNow}. */
-    boolean sendNow(int ctx, int myCommRank, int dest, int tag, MemorySegment data) {
-        context.checkFatal();
-        lock.lock();
-        try {
-            PeerState p = byWorld[dest];
-            if (p == null) {
-                p = peers.connect(dest);
-            }
-            long len = data.byteSize();
-            if (len > p.eagerLimit || dispatch.pendingFor(dest) > 0) {
-                return false;
-            }
-            WireHeader.write(header, WireHeader.EAGER, (byte) 0, ctx, myCommRank, tag, len, 0);
-            if (p.endpoint.send(baseHeader, data) != PostStatus.OK) {
-                return false;
-            }
-            profiler.messageSent(len);
-            return true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     private void prepareRendezvous(SendOp s) {
         if (s.protocol == SelectionTable.Protocol.RPUT_SEGMENTS_PACKED) {
             s.id = table.add(s); // packs into its pools: the user memory is not registered
@@ -263,10 +240,5 @@ final class SendPath implements AutoCloseable {
             pool.release(s.staging);
             s.staging = null;
         }
-    }
-
-    @Override
-    public void close() {
-        arena.close();
     }
 }
