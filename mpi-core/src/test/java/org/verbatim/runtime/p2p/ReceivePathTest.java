@@ -15,7 +15,8 @@ import org.verbatim.runtime.LoopbackFabric;
 import org.verbatim.runtime.MpiProcess;
 import org.verbatim.runtime.base.Mode;
 
-/** {@link ReceivePath}: matching at posting, the reuse of receives, probes, cancel. */
+/** {@link ReceivePath}: matching at posting, the reuse of receives, probes, cancel; and the
+ *  blocking receive of {@link PointToPoint#receiveBlocking} (one reused object). */
 class ReceivePathTest {
     private static final int CTX = 0;
     private static final Map<String, String> CONFIG = Map.of("verbatim.core.eager-limit", "1k",

@@ -12,7 +12,8 @@ import org.verbatim.runtime.InJvmJob;
 import org.verbatim.runtime.LoopbackFabric;
 import org.verbatim.runtime.base.Mode;
 
-/** {@link SendPath}: the blocking send's fast path and the protocol each send takes. */
+/** The blocking send's fast path ({@link PointToPoint#sendNow}) and the protocol each send
+ *  takes ({@link SendPath}). */
 class SendPathTest {
     private static final int CTX = 0;
     private static final Map<String, String> CONFIG = Map.of("verbatim.core.eager-limit", "1k",
