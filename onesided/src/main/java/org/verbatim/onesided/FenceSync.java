@@ -41,17 +41,17 @@ final class FenceSync {
         boolean noSucceed = (assertion & OneSidedExtension.MODE_NOSUCCEED) != 0;
         w.lock();
         try {
-            w.checkFenceAllowed();
-            if (noPrecede && (w.opsSinceFence || !w.held.isEmpty())) {
+            w.epochs.checkFenceAllowed();
+            if (noPrecede && (w.epochs.opsSinceFence || w.submitter.holdsAny())) {
                 throw Window.syncError("fence(MODE_NOPRECEDE) after operations of this epoch");
             }
             if (w.memory.allMapped) {
                 // Fence-Def's held operations are done here; the next epoch's state is set
                 // before the barrier, which this thread waits in before its next operation
-                w.issueHeld();
-                w.fenceEpoch = !noSucceed;
-                w.epochChanged();
-                w.opsSinceFence = false;
+                w.submitter.issueHeld();
+                w.epochs.fenceEpoch = !noSucceed;
+                w.epochs.changed();
+                w.epochs.opsSinceFence = false;
             }
         } finally {
             w.unlock();
@@ -86,9 +86,9 @@ final class FenceSync {
         }
         w.lock();
         try {
-            w.fenceEpoch = !noSucceed;
-            w.epochChanged();
-            w.opsSinceFence = false;
+            w.epochs.fenceEpoch = !noSucceed;
+            w.epochs.changed();
+            w.epochs.opsSinceFence = false;
         } finally {
             w.unlock();
         }
@@ -132,7 +132,7 @@ final class FenceSync {
         java.util.Arrays.fill(counts, 0);
         w.lock();
         try {
-            for (HeldOp h : w.held) {
+            for (HeldOp h : w.submitter.held) {
                 int n = w.issuer.pieces(h);
                 counts[h.target()] += n;
                 if (n == 0) {
@@ -145,10 +145,10 @@ final class FenceSync {
         w.group.allreduceSum(counts);
         w.lock();
         try {
-            w.issueHeld();
-            w.flushChannels();
+            w.submitter.issueHeld();
+            w.channels.flushAll();
             for (int r = 0; r < w.size; r++) {
-                w.channel(r).counted = 0;
+                w.channels.get(r).counted = 0;
             }
         } finally {
             w.unlock();
@@ -171,16 +171,16 @@ final class FenceSync {
         java.util.Arrays.fill(used, 0);
         w.lock();
         try {
-            w.issueHeld();
+            w.submitter.issueHeld();
             for (int r = 0; r < w.size; r++) {
-                Channel c = w.channel(r);
+                Channel c = w.channels.get(r);
                 if (c.counted > 0) {
                     used[r] = 1;
                     c.counted = 0;
-                    w.sendSync(r, RmaWire.FINISH, 0);
+                    w.channels.sendSync(r, RmaWire.FINISH, 0);
                 }
             }
-            w.flushChannels();
+            w.channels.flushAll();
         } finally {
             w.unlock();
         }
@@ -207,13 +207,13 @@ final class FenceSync {
         int[] counts = this.used; // one per member
         w.lock();
         try {
-            w.issueHeld();
+            w.submitter.issueHeld();
             for (int r = 0; r < w.size; r++) {
-                Channel c = w.channel(r);
+                Channel c = w.channels.get(r);
                 counts[r] = c.counted;
                 c.counted = 0;
             }
-            w.flushChannels();
+            w.channels.flushAll();
         } finally {
             w.unlock();
         }
@@ -258,7 +258,7 @@ final class FenceSync {
         try {
             for (int r = 0; r < w.size; r++) {
                 if (r != w.me) {
-                    w.sendSync(r, RmaWire.FLAG, 0);
+                    w.channels.sendSync(r, RmaWire.FLAG, 0);
                 }
             }
         } finally {

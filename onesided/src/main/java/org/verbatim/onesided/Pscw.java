@@ -102,12 +102,12 @@ final class Pscw {
             if (accessGroup != null) {
                 throw Window.syncError("start while an access epoch is open");
             }
-            w.leaveIdleFence("start");
+            w.epochs.leaveIdleFence("start");
             accessGroup = ranks; // the caller's to keep (RmaWindow#start)
             for (int r : ranks) {
                 inAccessGroup[r] = true;
             }
-            w.epochChanged();
+            w.epochs.changed();
         } finally {
             w.unlock();
         }
@@ -141,7 +141,7 @@ final class Pscw {
                 throw Window.syncError("complete without start");
             }
             ranks = accessGroup;
-            w.issueHeld();
+            w.submitter.issueHeld();
             if (shared()) { // every operation is complete once issued: signal in this pass
                 endAccess(ranks);
                 return;
@@ -168,14 +168,14 @@ final class Pscw {
             if (shared()) {
                 SharedControl.complete(w.memory.control[r], w.size, w.me);
             } else {
-                w.sendSync(r, RmaWire.COMPLETE, 0);
+                w.channels.sendSync(r, RmaWire.COMPLETE, 0);
             }
         }
         accessGroup = null;
         for (int r : ranks) {
             inAccessGroup[r] = false;
         }
-        w.epochChanged();
+        w.epochs.changed();
     }
 
     void post(int[] ranks, int assertion) {
@@ -185,13 +185,13 @@ final class Pscw {
             if (exposureGroup != null) {
                 throw Window.syncError("post while an exposure epoch is open");
             }
-            w.leaveIdleFence("post");
+            w.epochs.leaveIdleFence("post");
             exposureGroup = ranks;
             for (int r : ranks) {
                 if (shared()) {
                     SharedControl.post(w.memory.control[r], w.me);
                 } else {
-                    w.sendSync(r, RmaWire.POST, 0);
+                    w.channels.sendSync(r, RmaWire.POST, 0);
                 }
             }
         } finally {
