@@ -49,6 +49,8 @@ public final class PointToPoint implements AutoCloseable {
     private final ControlMessages controls;
     private final SegmentSender segmentSender;
     private final SegmentReceiver segmentReceiver;
+    private final FragmentSender fragmentSender;
+    private final FragmentReceiver fragmentReceiver;
     private final Arrivals arrivals;
     private final Arena arena = Arena.ofShared();
     /** Header scratch: used only under the lock, so one is enough. */
@@ -93,8 +95,14 @@ public final class PointToPoint implements AutoCloseable {
         this.segmentReceiver = new SegmentReceiver(context, this, schemes);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         this.arrivals = new Arrivals(context, this, queues);
+        this.fragmentSender = new FragmentSender(context);
+        this.fragmentReceiver = new FragmentReceiver(context, this, queues);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
+        dispatch.registerKind(WireHeader.FRAG_FIRST, "p2p eager fragments",
+                fragmentReceiver::onFirst);
+        dispatch.registerKind(WireHeader.FRAG, "p2p eager fragments",
+                fragmentReceiver::onFragment);
         dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", arrivals::onFin);
         dispatch.registerKind(WireHeader.SYNC_ACK, "p2p synchronous send", arrivals::onFin);
         dispatch.registerKind(WireHeader.CTS, "p2p RPUT", puts::onCts);
@@ -124,6 +132,10 @@ public final class PointToPoint implements AutoCloseable {
 
     SegmentReceiver segmentReceiver() {
         return segmentReceiver;
+    }
+
+    FragmentReceiver fragmentReceiver() {
+        return fragmentReceiver;
     }
 
     /**
@@ -236,9 +248,14 @@ public final class PointToPoint implements AutoCloseable {
                     : base.isNative() ? SelectionTable.DataClass.CONTIGUOUS_NATIVE
                     : SelectionTable.DataClass.CONTIGUOUS_HEAP;
             SelectionTable.Protocol proto = layout == null ? p.selection.select(dc, size)
-                    : p.selection.selectLayout(size, layout, base.isNative());
+                    : p.selection.selectLayout(size, layout, base.isNative(),
+                    mode == Mode.SYNCHRONOUS);
             MemorySegment packed = null;
             boolean fromBlocks = false; // multi-w, bc-spup, rwg-up: the sender walks the layout
+            if (proto == SelectionTable.Protocol.EAGER_FRAGMENTS) {
+                return sendFragments(p, ctx, myCommRank, dest, tag, base, layout, keepAlive,
+                        signature, size);
+            }
             if (layout != null) {
                 fromBlocks = proto == SelectionTable.Protocol.RPUT_LAYOUT || proto.segments();
                 if (proto == SelectionTable.Protocol.RPUT_LAYOUT
@@ -295,6 +312,24 @@ public final class PointToPoint implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A layout in eager fragments ({@link FragmentSender}): complete once the last is out. */
+    private SendOp sendFragments(PeerState p, int ctx, int myCommRank, int dest, int tag,
+                                 MemorySegment base, Layout layout, Object keepAlive,
+                                 short signature, long size) {
+        SendOp s = new SendOp(this, p, ctx, myCommRank, tag, base, keepAlive, false);
+        s.signature = signature;
+        s.protocol = SelectionTable.Protocol.EAGER_FRAGMENTS;
+        s.layout = layout;
+        s.messageBytes = size;
+        s.statusBytesOverride(size);
+        s.fragmentCursor = layout.cursor();
+        profiler.messageSent(size);
+        if (dispatch.pendingFor(dest) > 0 || !fragmentSender.post(s)) {
+            makePending(s);
+        }
+        return s;
     }
 
     private boolean sendClaimed(PeerState p, int ctx, int myCommRank, int tag, MemorySegment base,
@@ -361,6 +396,9 @@ public final class PointToPoint implements AutoCloseable {
     /** Tries to hand the send to the transport; false if it must wait (RETRY). */
     private boolean tryPost(SendOp s) {
         PeerState p = s.peer;
+        if (s.protocol == SelectionTable.Protocol.EAGER_FRAGMENTS) {
+            return fragmentSender.post(s);
+        }
         int status;
         if (s.rendezvous) {
             int flags = s.put ? WireHeader.FLAG_RPUT : 0;
@@ -671,6 +709,7 @@ public final class PointToPoint implements AutoCloseable {
     public void close() {
         segmentSender.close();
         segmentReceiver.close();
+        fragmentSender.close();
         puts.close();
         controls.close();
         arena.close();
