@@ -47,9 +47,9 @@ public final class CoreSettings implements SettingsProvider {
             "auto", "generic", "bc-spup", "rwg-up", "multi-w", "p-rrs", "fragments");
     public static final Setting DATATYPE_FRAGMENT_LIMIT = new Setting(
             "verbatim.core.datatype-fragment-limit", "1m", "Largest noncontiguous message sent in "
-                    + "eager fragments (auto: over shm, below the median block "
-                    + "verbatim.core.datatype-min-block; 0: never). A receiver buffers an "
-                    + "unexpected one whole, as an eager message.");
+                    + "eager fragments (auto: over shm; 0: never); larger ones take the scheme "
+                    + "verbatim.core.datatype-scheme selects. A receiver buffers an unexpected one "
+                    + "whole, as an eager message.");
     public static final Setting DATATYPE_POOL = new Setting("verbatim.core.datatype-pool", "4m",
             "Bytes of each of the pack and unpack pools of bc-spup and rwg-up (allocated and "
                     + "registered once, at first use); a message that finds them empty falls back to "

@@ -40,14 +40,14 @@ class FragmentTest {
                 .assertAllPassed(ranks, 500);
     }
 
-    /** Auto picks fragments for small blocks on shm (and the program still passes). */
+    /** Auto picks fragments on shm (and the program still passes). */
     @Test
     void autoOnShm() throws Exception {
         MpiJob job = MpiJob.run(2, 150, List.of("VERBATIM_CORE_PROTO_INFO=true",
                         "VERBATIM_SHM_EAGER_SIZE=1k", "VERBATIM_SHM_INBOX_SIZE=16k"), "256m",
                 FragmentProgram.class, "960")
                 .assertAllPassed(2, 2);
-        assertTrue(job.err().contains("eager fragments up to 1048576 B below the median block"),
+        assertTrue(job.err().contains("eager fragments up to 1048576 B, above them auto"),
                 job::report);
     }
 }

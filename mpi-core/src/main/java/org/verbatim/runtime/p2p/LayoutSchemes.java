@@ -146,10 +146,12 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
     /**
      * True when a layout message of {@code size} bytes (above the eager limit) goes in eager
      * fragments: forced, wherever eager records can be claimed and the size is within the limit;
-     * auto, also only where the CPU moves the data (shm) and the median block is below
-     * {@link #minBlock(Capabilities)}, where every RDMA scheme pays the kernel's per-block cost
-     * (measured: docs/datatypes.md, "Eager fragments"). Over an adapter auto keeps the paper's
-     * schemes (not measured with fragments).
+     * auto, also only where the CPU moves the data (shm). Measured there (docs/benchmarks.md,
+     * "Eager fragments for layouts", frozen, 2026-11-27) against generic and p-rrs at blocks of
+     * 128 B-8 KiB (16 KiB-1 MiB messages of the paper's matrix): fragments had the lowest
+     * latency and the highest window bandwidth at every point, and beat the contiguous RGET from
+     * 1 MiB down to 32 KiB. Over an adapter auto keeps the paper's schemes (the adapter copies;
+     * fragments are not measured there).
      */
     boolean fragments(Capabilities caps, Layout layout, long size) {
         if (size > fragmentLimit || !caps.has(Capability.EAGER_CLAIM)) {
@@ -157,7 +159,7 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
         }
         return switch (scheme) {
             case FRAGMENTS -> true;
-            case AUTO -> caps.has(Capability.RDMA_BY_CPU) && layout.medianBlock() < minBlock(caps);
+            case AUTO -> caps.has(Capability.RDMA_BY_CPU);
             case GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP -> false;
         };
     }
@@ -271,9 +273,9 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
         String fragments = !caps.has(Capability.EAGER_CLAIM) || fragmentLimit == 0 ? ""
                 : "; eager fragments up to " + fragmentLimit + " B";
         return switch (scheme) {
-            case AUTO -> "auto by the median block" + autoTable(caps) + pools
-                    + (caps.has(Capability.RDMA_BY_CPU) ? fragments + " below the median block "
-                    + minBlock(caps) + " B" : "");
+            case AUTO -> (caps.has(Capability.RDMA_BY_CPU) && !fragments.isEmpty()
+                    ? fragments.substring(2) + ", above them " : "")
+                    + "auto by the median block" + autoTable(caps) + pools;
             case FRAGMENTS -> "fragments (forced where eager records can be claimed)" + fragments
                     + "; generic above";
             case GENERIC -> "generic (forced)";

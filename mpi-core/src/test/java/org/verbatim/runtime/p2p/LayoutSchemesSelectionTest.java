@@ -125,7 +125,7 @@ class LayoutSchemesSelectionTest {
         assertTrue(auto.fragments(CMA_CLAIM, blocks(4096), LayoutSchemes.DEFAULT_FRAGMENT_LIMIT));
         assertFalse(auto.fragments(CMA_CLAIM, blocks(4096),
                 LayoutSchemes.DEFAULT_FRAGMENT_LIMIT + 1));
-        assertFalse(auto.fragments(CMA_CLAIM, blocks(8192), 32 << 10)); // p-rrs territory
+        assertTrue(auto.fragments(CMA_CLAIM, blocks(8192), 32 << 10)); // any median block
         assertFalse(auto.fragments(CMA, blocks(256), 32 << 10)); // no claim
         assertFalse(auto.fragments(ADAPTER_CLAIM, blocks(256), 32 << 10)); // adapter: the paper's
         assertFalse(auto.withFragmentLimit(0).fragments(CMA_CLAIM, blocks(256), 32 << 10));
