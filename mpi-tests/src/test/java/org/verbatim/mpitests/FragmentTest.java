@@ -50,4 +50,15 @@ class FragmentTest {
         assertTrue(job.err().contains("eager fragments up to 1048576 B, above them auto"),
                 job::report);
     }
+
+    /** With type signatures checked: the first fragment carries the sender's signature. */
+    @Test
+    void typeSignaturesInTheFirstFragment() throws Exception {
+        List<String> env = new java.util.ArrayList<>(SMALL_RECORDS);
+        env.add("VERBATIM_CORE_CHECK_TYPES=true");
+        MpiJob.run(2, 150, env, "256m", FragmentProgram.class, "960").assertAllPassed(2, 1);
+        MpiJob job = MpiJob.run(2, 150, env, "256m", TypeCheckProgram.class, "on")
+                .assertAllPassed(2, 0);
+        assertTrue(job.out().contains("SUMMARY rank 1 passed=28 failed=0"), job::report);
+    }
 }
