@@ -154,13 +154,18 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
      * fragments are not measured there).
      */
     boolean fragments(Capabilities caps, Layout layout, long size) {
-        if (size > fragmentLimit || !caps.has(Capability.EAGER_CLAIM)) {
-            return false;
+        return size <= fragmentsUpTo(caps);
+    }
+
+    /** The largest layout message sent in eager fragments over {@code caps} (0: none). */
+    long fragmentsUpTo(Capabilities caps) {
+        if (!caps.has(Capability.EAGER_CLAIM)) {
+            return 0;
         }
         return switch (scheme) {
-            case FRAGMENTS -> true;
-            case AUTO -> caps.has(Capability.RDMA_BY_CPU);
-            case GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP -> false;
+            case FRAGMENTS -> fragmentLimit;
+            case AUTO -> caps.has(Capability.RDMA_BY_CPU) ? fragmentLimit : 0;
+            case GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP -> 0;
         };
     }
 

@@ -182,6 +182,18 @@ public final class SelectionTable {
             Protocol[] row = table[c.ordinal()];
             sb.append(prefix).append(String.format("%-17s", c.name().toLowerCase()))
                     .append(" 0..").append(eagerLimit).append(" B: ").append(label(row[0]));
+            long fragmentsUpTo = c == DataClass.LAYOUT ? schemes.fragmentsUpTo(caps) : 0;
+            if (fragmentsUpTo > eagerLimit) {
+                sb.append("; ").append(eagerLimit + 1).append("..").append(fragmentsUpTo)
+                        .append(" B: ").append(label(Protocol.EAGER_FRAGMENTS))
+                        .append("; above, by the datatype scheme: ").append(label(row[1]));
+                if (putFrom != RendezvousPolicy.NEVER) {
+                    sb.append(" (from ").append(putFrom).append(" B: ").append(label(row[2]))
+                            .append(')');
+                }
+                sb.append('\n');
+                continue;
+            }
             if (putFrom > eagerLimit + 1) {
                 sb.append("; ").append(eagerLimit + 1).append("..")
                         .append(putFrom == RendezvousPolicy.NEVER ? "" : (putFrom - 1) + " B")

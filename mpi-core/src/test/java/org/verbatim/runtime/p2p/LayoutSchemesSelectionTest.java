@@ -150,5 +150,10 @@ class LayoutSchemesSelectionTest {
         assertEquals(SelectionTable.Protocol.EAGER_PACK_CLAIM,
                 t.selectLayout(1000, blocks(256), true, false));
         assertFalse(SelectionTable.Protocol.EAGER_FRAGMENTS.rendezvous());
+        String text = t.describe("");
+        assertTrue(text.contains("layout            0..1000 B: eager, packed straight into the"
+                + " claimed slot; 1001..1048576 B: eager fragments"), text);
+        assertFalse(new SelectionTable(CMA_CLAIM, 1000, RendezvousPolicy.NEVER,
+                LayoutSchemes.parse("generic", -1, "s")).describe("").contains("fragments"));
     }
 }
