@@ -55,6 +55,7 @@ public final class FragmentProgram {
         if (size >= 3) {
             c.run("wildcard receives from two senders", p::wildcards);
         }
+        c.run("no allocation per fragment", p::allocation);
         int status = c.summary();
         MPI.Finalize();
         System.exit(status);
@@ -335,5 +336,53 @@ public final class FragmentProgram {
         }
         world.barrier();
         t.free();
+    }
+
+    /**
+     * Bytes allocated per message by the sending and the receiving thread for messages of 8 and
+     * of 200 fragments (the same layout shape, 64 bytes per block): what a message allocates
+     * (request, operation, cursor) must not grow with its fragments. The receives are posted
+     * first, so no unexpected buffer is involved.
+     */
+    private void allocation() throws Exception {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+                .getThreadMXBean();
+        int messages = 50;
+        long[] perMessage = new long[2];
+        int[] fragments = {8, 200};
+        for (int round = 0; round < 3; round++) { // the first two warm the paths up
+            for (int k = 0; k < 2; k++) {
+                int blocks = fragments[k] * fragment / 64;
+                Datatype t = Datatype.createVector(blocks, 16, 32, MPI.INT);
+                t.commit();
+                IntBuffer buf = MPI.newIntBuffer(blocks * 32);
+                Request[] rs = new Request[messages];
+                world.barrier();
+                long before = threads.getCurrentThreadAllocatedBytes();
+                if (rank == 1) {
+                    for (int i = 0; i < messages; i++) {
+                        rs[i] = world.iRecv(buf, 1, t, 0, 130);
+                    }
+                }
+                world.barrier(); // the receives are posted
+                if (rank == 0) {
+                    before = threads.getCurrentThreadAllocatedBytes();
+                    for (int i = 0; i < messages; i++) {
+                        world.send(buf, 1, t, 1, 130);
+                    }
+                } else if (rank == 1) {
+                    Request.waitAll(rs);
+                }
+                perMessage[k] = (threads.getCurrentThreadAllocatedBytes() - before) / messages;
+                world.barrier();
+                t.free();
+            }
+        }
+        if (rank <= 1) {
+            System.out.println("rank " + rank + " bytes allocated per message of 8 / 200"
+                    + " fragments: " + perMessage[0] + " / " + perMessage[1]);
+            c.check("allocation does not grow with the fragments",
+                    perMessage[1] <= perMessage[0] + 512, perMessage[0] + " / " + perMessage[1]);
+        }
     }
 }
