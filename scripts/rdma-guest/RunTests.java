@@ -78,6 +78,7 @@ public class RunTests {
                         for (StackTraceElement e : (c2 != null ? c2 : t).getStackTrace()) {
                             if (e.getClassName().startsWith("org.verbatim")) System.out.println("    at " + e);
                         }
+                        for (Throwable s : t.getSuppressed()) System.out.println("  also: " + s);
                     }
                 }
             }

@@ -35,7 +35,7 @@ final class Collectives {
     }
 
     static void checkCount(Comm c, String call, int count, Datatype type) throws MPIException {
-        c.checkCountType(call, count, type);
+        CommArgs.checkCountType(c, call, count, type);
     }
 
     static void checkRoot(Comm c, String call, int root) throws MPIException {

@@ -116,107 +116,8 @@ public class Comm implements Freeable, Cloneable {
         return MPI.COMM_WORLD.raise(call, cls, reason);
     }
 
-    final void checkCountType(String call, int count, Datatype type) throws MPIException {
-        if (count < 0) {
-            throw raise(call, ErrorClass.ERR_COUNT, "negative count " + count);
-        }
-        if (type == null) {
-            throw raise(call, ErrorClass.ERR_TYPE, "datatype is null");
-        }
-        try {
-            type.check();
-        } catch (MPIException e) {
-            throw raise(call, ErrorClass.ERR_TYPE, e.getMessage());
-        }
-    }
-
-    final void checkDest(String call, int dest) throws MPIException {
-        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= remote.length)) {
-            throw raise(call, ErrorClass.ERR_RANK, "invalid destination rank " + dest
-                    + " (communicator size " + remote.length + ")");
-        }
-    }
-
-    final void checkSource(String call, int source) throws MPIException {
-        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE
-                && (source < 0 || source >= remote.length)) {
-            throw raise(call, ErrorClass.ERR_RANK, "invalid source rank " + source
-                    + " (communicator size " + remote.length + ")");
-        }
-    }
-
-    final void checkSendTag(String call, int tag) throws MPIException {
-        if (tag < 0 || tag > MPI.TAG_UB_VALUE) {
-            throw raise(call, ErrorClass.ERR_TAG, "invalid tag " + tag + " (valid: 0.."
-                    + MPI.TAG_UB_VALUE + ")");
-        }
-    }
-
-    final void checkRecvTag(String call, int tag) throws MPIException {
-        if (tag != MPI.ANY_TAG && (tag < 0 || tag > MPI.TAG_UB_VALUE)) {
-            throw raise(call, ErrorClass.ERR_TAG, "invalid tag " + tag + " (valid: 0.."
-                    + MPI.TAG_UB_VALUE + " or MPI.ANY_TAG)");
-        }
-    }
-
     /** Segments of recently used buffers (not for boolean[], which is converted each time). */
-    private final SegmentCache segments = new SegmentCache();
-
-    final MemorySegment sendSegment(String call, Object buf, int count, Datatype type)
-            throws MPIException {
-        long bytes = (long) count * type.byteSize;
-        MemorySegment cached = segments.find(buf, bytes, type.base);
-        if (cached != null) {
-            return cached;
-        }
-        try {
-            MemorySegment seg = Buffers.forSend(buf, count, type);
-            if (!(buf instanceof boolean[])) {
-                segments.remember(buf, bytes, type.base, seg);
-            }
-            return seg;
-        } catch (MPIException e) {
-            throw raise(call, e.getErrorClass(), e.getMessage());
-        }
-    }
-
-    final MemorySegment recvSegment(String call, Object buf, int count, Datatype type)
-            throws MPIException {
-        long bytes = (long) count * type.byteSize;
-        MemorySegment cached = segments.find(buf, bytes, type.base);
-        if (cached != null && !(buf instanceof java.nio.Buffer b && b.isReadOnly())) {
-            return cached;
-        }
-        try {
-            MemorySegment seg = Buffers.forReceive(buf, count, type);
-            if (!(buf instanceof boolean[])) {
-                segments.remember(buf, bytes, type.base, seg);
-            }
-            return seg;
-        } catch (MPIException e) {
-            throw raise(call, e.getErrorClass(), e.getMessage());
-        }
-    }
-
-    /** A send buffer under a derived layout type, checked to hold the whole layout. */
-    final LayoutBuffers.Resolved layoutSend(String call, Object buf, int count, Datatype type)
-            throws MPIException {
-        try {
-            return LayoutBuffers.forSend(buf, count, type);
-        } catch (MPIException e) {
-            throw raise(call, e.getErrorClass(), e.getMessage());
-        }
-    }
-
-    /** A receive buffer under a derived layout type, checked as {@link #layoutSend} and for overlap. */
-    final LayoutBuffers.Resolved layoutReceive(String call, Object buf, int count, Datatype type)
-            throws MPIException {
-        try {
-            return LayoutBuffers.forReceive(buf, count, type);
-        } catch (MPIException e) {
-            throw raise(call, e.getErrorClass(), e.getMessage());
-        }
-    }
+    final SegmentCache segments = new SegmentCache();
 
     private static void requireDirect(Buffer buf) {
         // The reference throws IllegalArgumentException here for heap buffers; Verbatim also
@@ -646,7 +547,7 @@ public class Comm implements Freeable, Cloneable {
                               int tag, Mode mode) throws MPIException {
         // Fast path when every argument is valid (anything else takes the checked path below).
         if ((mode == Mode.STANDARD || mode == Mode.READY) && plainSend(count, type, dest, tag)) {
-            MemorySegment seg = sendSegment(call, buf, count, type);
+            MemorySegment seg = CommArgs.sendSegment(this, call, buf, count, type);
             try {
                 if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
                     return; // eager and taken at once: no request needed
@@ -686,13 +587,13 @@ public class Comm implements Freeable, Cloneable {
                                  int tag, Mode mode) throws MPIException {
         MPI.check();
         checkUsable(call);
-        checkCountType(call, count, type);
-        checkDest(call, dest);
-        checkSendTag(call, tag);
+        CommArgs.checkCountType(this, call, count, type);
+        CommArgs.checkDest(this, call, dest);
+        CommArgs.checkSendTag(this, call, tag);
         MemorySegment seg;
         Layout layout = null;
         if (type.isLayout()) {
-            LayoutBuffers.Resolved r = layoutSend(call, buf, count, type);
+            LayoutBuffers.Resolved r = CommArgs.layoutSend(this, call, buf, count, type);
             if (mode == Mode.BUFFERED) {
                 seg = LayoutBuffers.pack(r); // the attached-buffer copy is the packed message
             } else {
@@ -700,7 +601,7 @@ public class Comm implements Freeable, Cloneable {
                 layout = new TypeLayout(r.shape());
             }
         } else {
-            seg = sendSegment(call, buf, count, type);
+            seg = CommArgs.sendSegment(this, call, buf, count, type);
         }
         if (dest == MPI.PROC_NULL) {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
@@ -764,10 +665,10 @@ public class Comm implements Freeable, Cloneable {
         }
         MPI.check();
         checkUsable(call);
-        checkCountType(call, count, type);
-        checkSource(call, source);
-        checkRecvTag(call, tag);
-        MemorySegment seg = recvSegment(call, buf, count, type);
+        CommArgs.checkCountType(this, call, count, type);
+        CommArgs.checkSource(this, call, source);
+        CommArgs.checkRecvTag(this, call, tag);
+        MemorySegment seg = CommArgs.recvSegment(this, call, buf, count, type);
         if (source == MPI.PROC_NULL) {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
         }
@@ -790,11 +691,11 @@ public class Comm implements Freeable, Cloneable {
                                  int tag) throws MPIException {
         MPI.check();
         checkUsable(call);
-        checkCountType(call, count, type);
-        checkSource(call, source);
-        checkRecvTag(call, tag);
+        CommArgs.checkCountType(this, call, count, type);
+        CommArgs.checkSource(this, call, source);
+        CommArgs.checkRecvTag(this, call, tag);
         if (type.isLayout()) {
-            LayoutBuffers.Resolved r = layoutReceive(call, buf, count, type);
+            LayoutBuffers.Resolved r = CommArgs.layoutReceive(this, call, buf, count, type);
             if (source == MPI.PROC_NULL) {
                 return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
             }
@@ -806,7 +707,7 @@ public class Comm implements Freeable, Cloneable {
                 throw raise(call, e);
             }
         }
-        MemorySegment seg = recvSegment(call, buf, count, type);
+        MemorySegment seg = CommArgs.recvSegment(this, call, buf, count, type);
         if (source == MPI.PROC_NULL) {
             return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
@@ -845,20 +746,21 @@ public class Comm implements Freeable, Cloneable {
                                         int sendtag, int source, int recvtag) throws MPIException {
         MPI.check();
         checkUsable("MPI_Sendrecv_replace");
-        checkCountType("MPI_Sendrecv_replace", count, type);
+        CommArgs.checkCountType(this, "MPI_Sendrecv_replace", count, type);
         MemorySegment original = type.isLayout()
-                ? LayoutBuffers.pack(layoutSend("MPI_Sendrecv_replace", buf, count, type))
-                : sendSegment("MPI_Sendrecv_replace", buf, count, type);
+                ? LayoutBuffers.pack(CommArgs.layoutSend(this, "MPI_Sendrecv_replace", buf, count,
+                        type))
+                : CommArgs.sendSegment(this, "MPI_Sendrecv_replace", buf, count, type);
         byte[] copy = new byte[(int) original.byteSize()];
         MemorySegment.copy(original, 0, MemorySegment.ofArray(copy), 0, copy.length);
         RequestState r = startRecv("MPI_Sendrecv_replace", buf, count, type, source, recvtag);
         RequestState s;
         if (dest == MPI.PROC_NULL) {
-            checkSendTag("MPI_Sendrecv_replace", sendtag);
+            CommArgs.checkSendTag(this, "MPI_Sendrecv_replace", sendtag);
             s = RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         } else {
-            checkDest("MPI_Sendrecv_replace", dest);
-            checkSendTag("MPI_Sendrecv_replace", sendtag);
+            CommArgs.checkDest(this, "MPI_Sendrecv_replace", dest);
+            CommArgs.checkSendTag(this, "MPI_Sendrecv_replace", sendtag);
             try {
                 s = engine().p2p().send(context, rank, remote[dest], sendtag, MemorySegment.ofArray(copy),
                         copy, Mode.STANDARD);
@@ -897,7 +799,7 @@ public class Comm implements Freeable, Cloneable {
         // Fast path as the blocking send's: an eager message the transport takes at once is
         // complete when posted (its bytes were copied out), so the request needs no operation.
         if (plainSend(count, type, dest, tag)) {
-            MemorySegment seg = sendSegment("MPI_Isend", buf, count, type);
+            MemorySegment seg = CommArgs.sendSegment(this, "MPI_Isend", buf, count, type);
             try {
                 if (engine().p2p().sendNow(context, rank, remote[dest], tag, seg)) {
                     return new Request(sentState(seg.byteSize()), this, "MPI_Isend");
@@ -986,13 +888,13 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         requireDirect(buf);
         checkUsable(call);
-        checkCountType(call, count, type);
-        checkDest(call, dest);
-        checkSendTag(call, tag);
+        CommArgs.checkCountType(this, call, count, type);
+        CommArgs.checkDest(this, call, dest);
+        CommArgs.checkSendTag(this, call, tag);
         if (type.isLayout()) {
-            layoutSend(call, buf, count, type);
+            CommArgs.layoutSend(this, call, buf, count, type);
         } else {
-            sendSegment(call, buf, count, type);
+            CommArgs.sendSegment(this, call, buf, count, type);
         }
         return new Prequest(() -> startSend(call, buf, count, type, dest, tag, mode), this, call);
     }
@@ -1035,13 +937,13 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         requireDirect(buf);
         checkUsable("MPI_Recv_init");
-        checkCountType("MPI_Recv_init", count, type);
-        checkSource("MPI_Recv_init", source);
-        checkRecvTag("MPI_Recv_init", tag);
+        CommArgs.checkCountType(this, "MPI_Recv_init", count, type);
+        CommArgs.checkSource(this, "MPI_Recv_init", source);
+        CommArgs.checkRecvTag(this, "MPI_Recv_init", tag);
         if (type.isLayout()) {
-            layoutReceive("MPI_Recv_init", buf, count, type);
+            CommArgs.layoutReceive(this, "MPI_Recv_init", buf, count, type);
         } else {
-            recvSegment("MPI_Recv_init", buf, count, type);
+            CommArgs.recvSegment(this, "MPI_Recv_init", buf, count, type);
         }
         return new Prequest(() -> startRecv("MPI_Recv_init", buf, count, type, source, tag), this,
                 "MPI_Recv_init");
@@ -1056,8 +958,8 @@ public class Comm implements Freeable, Cloneable {
     public final Status iProbe(int source, int tag) throws MPIException {
         MPI.check();
         checkUsable("MPI_Iprobe");
-        checkSource("MPI_Iprobe", source);
-        checkRecvTag("MPI_Iprobe", tag);
+        CommArgs.checkSource(this, "MPI_Iprobe", source);
+        CommArgs.checkRecvTag(this, "MPI_Iprobe", tag);
         if (source == MPI.PROC_NULL) {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
         }
@@ -1076,8 +978,8 @@ public class Comm implements Freeable, Cloneable {
     public final Status probe(int source, int tag) throws MPIException {
         MPI.check();
         checkUsable("MPI_Probe");
-        checkSource("MPI_Probe", source);
-        checkRecvTag("MPI_Probe", tag);
+        CommArgs.checkSource(this, "MPI_Probe", source);
+        CommArgs.checkRecvTag(this, "MPI_Probe", tag);
         if (source == MPI.PROC_NULL) {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
         }
@@ -1613,9 +1515,11 @@ public class Comm implements Freeable, Cloneable {
                            long position) throws MPIException {
         String call = "MPI_Pack";
         MPI.check();
-        checkCountType(call, incount, type);
-        LayoutBuffers.Resolved r = type.isLayout() ? layoutSend(call, inbuf, incount, type) : null;
-        MemorySegment in = r == null ? sendSegment(call, inbuf, incount, type) : null;
+        CommArgs.checkCountType(this, call, incount, type);
+        LayoutBuffers.Resolved r = type.isLayout()
+                ? CommArgs.layoutSend(this, call, inbuf, incount, type) : null;
+        MemorySegment in = r == null
+                ? CommArgs.sendSegment(this, call, inbuf, incount, type) : null;
         long bytes = r != null ? r.bytes() : in.byteSize();
         if (outbuf == null || outbuf.isReadOnly() || position < 0
                 || position + bytes > outbuf.byteSize()) {
@@ -1648,10 +1552,11 @@ public class Comm implements Freeable, Cloneable {
                              Datatype type) throws MPIException {
         String call = "MPI_Unpack";
         MPI.check();
-        checkCountType(call, outcount, type);
-        LayoutBuffers.Resolved r = type.isLayout() ? layoutReceive(call, outbuf, outcount, type)
-                : null;
-        MemorySegment out = r == null ? recvSegment(call, outbuf, outcount, type) : null;
+        CommArgs.checkCountType(this, call, outcount, type);
+        LayoutBuffers.Resolved r = type.isLayout()
+                ? CommArgs.layoutReceive(this, call, outbuf, outcount, type) : null;
+        MemorySegment out = r == null
+                ? CommArgs.recvSegment(this, call, outbuf, outcount, type) : null;
         long bytes = r != null ? r.bytes() : out.byteSize();
         if (inbuf == null || position < 0 || position + bytes > inbuf.byteSize()) {
             throw raise(call, ErrorClass.ERR_TRUNCATE, "input holds fewer than " + bytes
@@ -1675,7 +1580,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final int packSize(int incount, Datatype type) throws MPIException {
         MPI.check();
-        checkCountType("MPI_Pack_size", incount, type);
+        CommArgs.checkCountType(this, "MPI_Pack_size", incount, type);
         return (int) type.bytes(incount);
     }
 
@@ -1690,7 +1595,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         MPI.check();
         final String call = "MPI_Reduce_local";
-        MPI.COMM_WORLD.checkCountType(call, count, type);
+        CommArgs.checkCountType(MPI.COMM_WORLD, call, count, type);
         if (op == null) {
             throw raiseOnWorld(call, ErrorClass.ERR_OP, "operation is null");
         }

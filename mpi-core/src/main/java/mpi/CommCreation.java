@@ -141,7 +141,7 @@ final class CommCreation {
         String call = "MPI_Comm_create_group";
         MPI.check();
         c.checkUsable(call);
-        c.checkSendTag(call, tag);
+        CommArgs.checkSendTag(c, call, tag);
         int[] ranks = ranksOf(c, call, g);
         int me = g.getRank();
         if (me == MPI.UNDEFINED) {
@@ -182,8 +182,8 @@ final class CommCreation {
         boolean leader = local.rank == localLeader;
         if (leader) {
             peer.checkUsable(call);
-            peer.checkDest(call, remoteLeader);
-            peer.checkSendTag(call, tag);
+            CommArgs.checkDest(peer, call, remoteLeader);
+            CommArgs.checkSendTag(peer, call, tag);
         }
         int proposal = (int) Agreement.allreduceMax(local.engine(), local.collectiveContext(),
                 INTER_TAG, local.world, local.rank, local.process.proposeContext());

@@ -265,8 +265,9 @@ final class GroupCollectives {
                 || sendbuf instanceof boolean[]) {
             return false;
         }
-        MemorySegment out = c.recvSegment(call, recvbuf, count, type);
-        MemorySegment in = sendbuf == null ? out : c.sendSegment(call, sendbuf, count, type);
+        MemorySegment out = CommArgs.recvSegment(c, call, recvbuf, count, type);
+        MemorySegment in = sendbuf == null ? out
+                : CommArgs.sendSegment(c, call, sendbuf, count, type);
         try {
             b.allreduce(c.nextCollectiveTag(), in, out, count, op.reducer(type));
         } catch (MpiError e) {

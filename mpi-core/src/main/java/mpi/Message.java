@@ -38,8 +38,8 @@ public final class Message {
     public Status mProbe(int source, int tag, Comm comm) throws MPIException {
         MPI.check();
         comm.checkUsable("MPI_Mprobe");
-        comm.checkSource("MPI_Mprobe", source);
-        comm.checkRecvTag("MPI_Mprobe", tag);
+        CommArgs.checkSource(comm, "MPI_Mprobe", source);
+        CommArgs.checkRecvTag(comm, "MPI_Mprobe", tag);
         if (source == MPI.PROC_NULL) {
             return noProc(comm);
         }
@@ -60,8 +60,8 @@ public final class Message {
     public Status imProbe(int source, int tag, Comm comm) throws MPIException {
         MPI.check();
         comm.checkUsable("MPI_Improbe");
-        comm.checkSource("MPI_Improbe", source);
-        comm.checkRecvTag("MPI_Improbe", tag);
+        CommArgs.checkSource(comm, "MPI_Improbe", source);
+        CommArgs.checkRecvTag(comm, "MPI_Improbe", tag);
         if (source == MPI.PROC_NULL) {
             return noProc(comm);
         }
@@ -118,9 +118,9 @@ public final class Message {
             return new Request(org.verbatim.runtime.base.RequestState.completed(MPI.PROC_NULL,
                     MPI.ANY_TAG, 0), c, call);
         }
-        c.checkCountType(call, count, type);
+        CommArgs.checkCountType(c, call, count, type);
         if (type.isLayout()) {
-            LayoutBuffers.Resolved r = c.layoutReceive(call, buf, count, type);
+            LayoutBuffers.Resolved r = CommArgs.layoutReceive(c, call, buf, count, type);
             Unexpected u = message;
             message = null;
             try {

@@ -47,6 +47,8 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     private final int worldSize;
     private final Map<String, String> config;
     private List<Transport> transports = List.of();
+    /** {@link #transports} as an array for {@link #progressLocked}. */
+    private Transport[] progressOrder = new Transport[0];
     private final Transport[] transportOf;
     private final RequestTable table = new RequestTable();
     private final StagingPool pool = new StagingPool();
@@ -125,6 +127,7 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
      */
     public void attach(List<Transport> opened) {
         this.transports = List.copyOf(opened);
+        this.progressOrder = transports.toArray(new Transport[0]);
         if (waiter != null) {
             waiter.close();
         }
@@ -307,11 +310,25 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
         }
     }
 
+    /**
+     * One progress pass with the runtime lock held. The first two transports (self, then the one
+     * that serves this host: shm in most jobs) are progressed from call sites of their own, so
+     * that each site sees one transport class and the JIT inlines it; a single loop over all of
+     * them would be a megamorphic call (self, shm and tcp on one host) in every pass.
+     */
     @Override
     public int progressLocked() {
+        Transport[] order = progressOrder;
+        int n = order.length;
         int work = 0;
-        for (int i = 0, n = transports.size(); i < n; i++) {
-            work += transports.get(i).progress();
+        if (n > 0) {
+            work = order[0].progress();
+            if (n > 1) {
+                work += order[1].progress();
+                for (int i = 2; i < n; i++) {
+                    work += order[i].progress();
+                }
+            }
         }
         if (!pending.isEmpty()) {
             work += pending.retryAll();

@@ -340,7 +340,8 @@ public abstract class ConformanceHarness {
 
     /**
      * Runs {@code body} on {@code size} rank threads, each with its own opened transport, and
-     * fails with the first rank's failure (or on timeout). Each rank passes a final progressing
+     * fails with the first rank's failure (the later ranks' failures suppressed in it) or on
+     * timeout. Each rank passes a final progressing
      * barrier before it closes its transport, so no peer is still working on its memory.
      */
     protected void runRanks(int size, RankBody body) throws Exception {
@@ -365,7 +366,10 @@ public abstract class ConformanceHarness {
                         transport.close();
                     }
                 } catch (Throwable t) {
-                    shared.failure.compareAndSet(null, new AssertionError("rank " + rank + ": " + t, t));
+                    AssertionError e = new AssertionError("rank " + rank + ": " + t, t);
+                    if (!shared.failure.compareAndSet(null, e)) {
+                        shared.failure.get().addSuppressed(e); // the other ranks' view, for the report
+                    }
                 }
             }, "rank-" + r);
             threads[r].setDaemon(true);

@@ -112,6 +112,8 @@ final class RmaErrorChecks {
         c.expectError("fetchAndOp after fence(NOSUCCEED)", MPI.ERR_RMA_SYNC, "MPI_Fetch_and_op",
                 () -> win.fetchAndOp(one, res, MPI.INT, next, 0, MPI.SUM));
         win.lock(MPI.LOCK_SHARED, next, 0);
+        c.expectError("fence inside a lock epoch", MPI.ERR_RMA_SYNC, "MPI_Win_fence",
+                () -> win.fence(0));
         if (next != t.rank) {
             c.expectError("flush of a rank not locked", MPI.ERR_RMA_SYNC, "MPI_Win_flush",
                     () -> win.flush(t.rank));

@@ -64,8 +64,8 @@ final class DirectOps {
 
     /** True when {@code h}, taken by {@link #issue}, is counted at the target by its immediate. */
     boolean immediate(HeldOp h) {
-        return h.kind() == HeldOp.Kind.PUT && w.fenceEpoch && w.fenceDesign == FenceDesign.IMM_RI
-                && w.rdma.immediates(h.target());
+        return h.kind() == HeldOp.Kind.PUT && w.epochs.fenceEpoch
+                && w.fenceDesign == FenceDesign.IMM_RI && w.rdma.immediates(h.target());
     }
 
     /** Posts {@code h}, which {@link #takes} accepted. */
@@ -100,7 +100,7 @@ final class DirectOps {
             unflushed[t] = true;
         }
         if (imm) {
-            w.channel(t).counted++;
+            w.channels.get(t).counted++;
         }
         w.ext.counters.rdma++;
         Retryable post = () -> {
@@ -164,7 +164,7 @@ final class DirectOps {
                 list.read(piece, at, key, wr);
             } else if (imm) {
                 list.writeWithImmediate(piece, at, key, immediate, wr);
-                w.channel(t).counted++;
+                w.channels.get(t).counted++;
             } else {
                 list.write(piece, at, key, wr);
             }

@@ -13,7 +13,6 @@ import java.lang.foreign.MemorySegment;
  */
 final class FenceSync {
     /** Polls of the shared fence barrier before waiting with progress. */
-    private static final int SPINS = 20_000;
     private final Window w;
     /** The per-target counts the reductions of each fence sum (reused: no allocation per fence). */
     private final int[] counts;
@@ -26,9 +25,12 @@ final class FenceSync {
      * memory only, so it needs no runtime lock.
      */
     private final java.util.function.BooleanSupplier barrierPassed;
+    /** Spins of the mapped barrier before it waits making progress ({@link SpinBudget}). */
+    private final int spins;
 
     FenceSync(Window w) {
         this.w = w;
+        this.spins = SpinBudget.forMembers(w.size);
         this.counts = new int[w.size + 1];
         this.used = new int[w.size];
         this.barrierPassed = () -> SharedControl.passed(w.memory.control[0], waitRound);
@@ -39,17 +41,17 @@ final class FenceSync {
         boolean noSucceed = (assertion & OneSidedExtension.MODE_NOSUCCEED) != 0;
         w.lock();
         try {
-            w.checkFenceAllowed();
-            if (noPrecede && (w.opsSinceFence || !w.held.isEmpty())) {
+            w.epochs.checkFenceAllowed();
+            if (noPrecede && (w.epochs.opsSinceFence || w.submitter.holdsAny())) {
                 throw Window.syncError("fence(MODE_NOPRECEDE) after operations of this epoch");
             }
             if (w.memory.allMapped) {
                 // Fence-Def's held operations are done here; the next epoch's state is set
                 // before the barrier, which this thread waits in before its next operation
-                w.issueHeld();
-                w.fenceEpoch = !noSucceed;
-                w.epochChanged();
-                w.opsSinceFence = false;
+                w.submitter.issueHeld();
+                w.epochs.fenceEpoch = !noSucceed;
+                w.epochs.changed();
+                w.epochs.opsSinceFence = false;
             }
         } finally {
             w.unlock();
@@ -84,9 +86,9 @@ final class FenceSync {
         }
         w.lock();
         try {
-            w.fenceEpoch = !noSucceed;
-            w.epochChanged();
-            w.opsSinceFence = false;
+            w.epochs.fenceEpoch = !noSucceed;
+            w.epochs.changed();
+            w.epochs.opsSinceFence = false;
         } finally {
             w.unlock();
         }
@@ -97,7 +99,8 @@ final class FenceSync {
      * under Fence-Def, at the fence), so every design reduces to one barrier, which both
      * completes this epoch and opens the next: the counting barrier in rank 0's control words
      * ({@link SharedControl#arrive}), whose atomics also order the epoch's loads and stores.
-     * It spins a while, then waits making progress (a peer that died ends the job there). The
+     * It spins a while ({@link SpinBudget}: briefly when the members outnumber the cores), then
+     * waits making progress (a peer that died ends the job there). The
      * held operations (Fence-Def) were done and the next epoch opened by {@link #fence} first.
      */
     private void mappedEverywhere(boolean noPrecede, boolean noSucceed) {
@@ -105,7 +108,7 @@ final class FenceSync {
             MemorySegment root = w.memory.control[0];
             long round = SharedControl.arrive(root, w.size);
             if (round >= 0) {
-                for (int i = 0; i < SPINS && !SharedControl.passed(root, round); i++) {
+                for (int i = 0; i < spins && !SharedControl.passed(root, round); i++) {
                     Thread.onSpinWait();
                 }
                 if (!SharedControl.passed(root, round)) {
@@ -129,7 +132,7 @@ final class FenceSync {
         java.util.Arrays.fill(counts, 0);
         w.lock();
         try {
-            for (HeldOp h : w.held) {
+            for (HeldOp h : w.submitter.held) {
                 int n = w.issuer.pieces(h);
                 counts[h.target()] += n;
                 if (n == 0) {
@@ -142,10 +145,10 @@ final class FenceSync {
         w.group.allreduceSum(counts);
         w.lock();
         try {
-            w.issueHeld();
-            w.flushChannels();
+            w.submitter.issueHeld();
+            w.channels.flushAll();
             for (int r = 0; r < w.size; r++) {
-                w.channel(r).counted = 0;
+                w.channels.get(r).counted = 0;
             }
         } finally {
             w.unlock();
@@ -168,16 +171,16 @@ final class FenceSync {
         java.util.Arrays.fill(used, 0);
         w.lock();
         try {
-            w.issueHeld();
+            w.submitter.issueHeld();
             for (int r = 0; r < w.size; r++) {
-                Channel c = w.channel(r);
+                Channel c = w.channels.get(r);
                 if (c.counted > 0) {
                     used[r] = 1;
                     c.counted = 0;
-                    w.sendSync(r, RmaWire.FINISH, 0);
+                    w.channels.sendSync(r, RmaWire.FINISH, 0);
                 }
             }
-            w.flushChannels();
+            w.channels.flushAll();
         } finally {
             w.unlock();
         }
@@ -204,13 +207,13 @@ final class FenceSync {
         int[] counts = this.used; // one per member
         w.lock();
         try {
-            w.issueHeld();
+            w.submitter.issueHeld();
             for (int r = 0; r < w.size; r++) {
-                Channel c = w.channel(r);
+                Channel c = w.channels.get(r);
                 counts[r] = c.counted;
                 c.counted = 0;
             }
-            w.flushChannels();
+            w.channels.flushAll();
         } finally {
             w.unlock();
         }
@@ -255,7 +258,7 @@ final class FenceSync {
         try {
             for (int r = 0; r < w.size; r++) {
                 if (r != w.me) {
-                    w.sendSync(r, RmaWire.FLAG, 0);
+                    w.channels.sendSync(r, RmaWire.FLAG, 0);
                 }
             }
         } finally {

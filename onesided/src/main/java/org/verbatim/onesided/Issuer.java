@@ -54,7 +54,7 @@ final class Issuer {
             w.direct.issue(h);
             return;
         }
-        Channel c = w.channel(t);
+        Channel c = w.channels.get(t);
         w.ext.counters.recordOps++;
         w.recordsSinceSync[t]++;
         int token = h.kind().hasResult() ? w.replies.register(h.request()) : 0;
@@ -184,7 +184,7 @@ final class Issuer {
 
     /** A data record of a fence epoch: the target counts it, and so does the channel. */
     private void counted(Channel c, long at) {
-        if (w.fenceEpoch) {
+        if (w.epochs.fenceEpoch) {
             RmaWire.markFenced(c.outbox(), at);
             c.counted++;
         }
@@ -205,7 +205,8 @@ final class Issuer {
         if (h.kind() == HeldOp.Kind.CAS || h.bytes() == 0) {
             return 1;
         }
-        long chunk = h.layout() != null ? layoutChunk(w.channel(t)) : w.channel(t).maxPayload();
+        Channel c = w.channels.get(t);
+        long chunk = h.layout() != null ? layoutChunk(c) : c.maxPayload();
         return (int) ((h.bytes() + chunk - 1) / chunk);
     }
 }

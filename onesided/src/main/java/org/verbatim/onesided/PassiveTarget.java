@@ -26,17 +26,17 @@ final class PassiveTarget {
         boolean nocheck = (assertion & OneSidedExtension.MODE_NOCHECK) != 0;
         w.lock();
         try {
-            if (w.locked[rank] || w.lockAll) {
+            if (w.epochs.passive(rank)) {
                 throw Window.syncError("rank " + rank + " is locked already");
             }
-            w.leaveIdleFence("lock");
-            w.locked[rank] = true;
-            w.epochChanged();
+            w.epochs.leaveIdleFence("lock");
+            w.epochs.locked[rank] = true;
+            w.epochs.changed();
             lockNoCheck[rank] = nocheck;
             lockExclusive[rank] = exclusive;
             if (!nocheck && !w.memory.allMapped) {
                 w.granted[rank] = false;
-                w.sendSync(rank, RmaWire.LOCK, exclusive ? RmaWire.LOCK_EXCLUSIVE : 0);
+                w.channels.sendSync(rank, RmaWire.LOCK, exclusive ? RmaWire.LOCK_EXCLUSIVE : 0);
             }
         } finally {
             w.unlock();
@@ -55,13 +55,13 @@ final class PassiveTarget {
         w.checkLive();
         w.lock();
         try {
-            if (!w.locked[rank] || w.lockAll) {
+            if (!w.epochs.locked[rank] || w.epochs.lockAll) {
                 throw Window.syncError("unlock of rank " + rank + " without lock");
             }
             if (w.memory.allMapped) { // every operation is complete once issued
-                w.issueHeldFor(rank);
-                w.locked[rank] = false;
-                w.epochChanged();
+                w.submitter.issueHeldFor(rank);
+                w.epochs.locked[rank] = false;
+                w.epochs.changed();
             }
         } finally {
             w.unlock();
@@ -73,8 +73,8 @@ final class PassiveTarget {
         closeAtTarget(rank, lockNoCheck[rank] ? RmaWire.FLUSH : RmaWire.UNLOCK);
         w.lock();
         try {
-            w.locked[rank] = false;
-            w.epochChanged();
+            w.epochs.locked[rank] = false;
+            w.epochs.changed();
         } finally {
             w.unlock();
         }
@@ -118,7 +118,7 @@ final class PassiveTarget {
         int expected;
         w.lock();
         try {
-            w.issueHeldFor(rank);
+            w.submitter.issueHeldFor(rank);
         } finally {
             w.unlock();
         }
@@ -130,7 +130,7 @@ final class PassiveTarget {
             }
             w.recordsSinceSync[rank] = 0;
             expected = w.doneReceived[rank] + 1;
-            w.sendSync(rank, type, 0);
+            w.channels.sendSync(rank, type, 0);
         } finally {
             w.unlock();
         }
@@ -142,18 +142,18 @@ final class PassiveTarget {
         boolean nocheck = (assertion & OneSidedExtension.MODE_NOCHECK) != 0;
         w.lock();
         try {
-            if (w.lockAll || w.anyLocked()) {
+            if (w.epochs.lockAll || w.epochs.anyLocked()) {
                 throw Window.syncError("lockAll while a lock is held");
             }
-            w.leaveIdleFence("lockAll");
-            w.lockAll = true;
-            w.epochChanged();
+            w.epochs.leaveIdleFence("lockAll");
+            w.epochs.lockAll = true;
+            w.epochs.changed();
             for (int r = 0; r < w.size; r++) {
                 lockNoCheck[r] = nocheck;
                 lockExclusive[r] = false;
                 if (!nocheck && !w.memory.allMapped) {
                     w.granted[r] = false;
-                    w.sendSync(r, RmaWire.LOCK, 0);
+                    w.channels.sendSync(r, RmaWire.LOCK, 0);
                 }
             }
         } finally {
@@ -181,10 +181,10 @@ final class PassiveTarget {
         int[] expected = new int[w.size];
         w.lock();
         try {
-            if (!w.lockAll) {
+            if (!w.epochs.lockAll) {
                 throw Window.syncError("unlockAll without lockAll");
             }
-            w.issueHeld();
+            w.submitter.issueHeld();
         } finally {
             w.unlock();
         }
@@ -194,7 +194,7 @@ final class PassiveTarget {
             for (int r = 0; r < w.size && !w.memory.allMapped; r++) {
                 w.recordsSinceSync[r] = 0;
                 expected[r] = w.doneReceived[r] + 1;
-                w.sendSync(r, lockNoCheck[r] ? RmaWire.FLUSH : RmaWire.UNLOCK, 0);
+                w.channels.sendSync(r, lockNoCheck[r] ? RmaWire.FLUSH : RmaWire.UNLOCK, 0);
             }
         } finally {
             w.unlock();
@@ -208,8 +208,8 @@ final class PassiveTarget {
         }
         w.lock();
         try {
-            w.lockAll = false;
-            w.epochChanged();
+            w.epochs.lockAll = false;
+            w.epochs.changed();
         } finally {
             w.unlock();
         }
@@ -228,7 +228,7 @@ final class PassiveTarget {
     }
 
     private void checkPassive(int rank, String call) {
-        if (rank >= 0 ? !(w.locked[rank] || w.lockAll) : !(w.lockAll || w.anyLocked())) {
+        if (rank >= 0 ? !w.epochs.passive(rank) : !(w.epochs.lockAll || w.epochs.anyLocked())) {
             throw Window.syncError(call + " outside a passive-target epoch");
         }
     }
@@ -240,7 +240,7 @@ final class PassiveTarget {
         try {
             checkPassive(rank, "flush");
             if (mapped) {
-                w.issueHeldFor(rank);
+                w.submitter.issueHeldFor(rank);
             }
         } finally {
             w.unlock();
@@ -259,7 +259,7 @@ final class PassiveTarget {
         w.lock();
         try {
             checkPassive(-1, "flushAll");
-            w.issueHeld();
+            w.submitter.issueHeld();
         } finally {
             w.unlock();
         }
@@ -267,11 +267,11 @@ final class PassiveTarget {
         w.lock();
         try {
             for (int r = 0; r < w.size && !w.memory.allMapped; r++) {
-                boolean needed = (w.locked[r] || w.lockAll) && w.recordsSinceSync[r] > 0;
+                boolean needed = w.epochs.passive(r) && w.recordsSinceSync[r] > 0;
                 expected[r] = w.doneReceived[r] + (needed ? 1 : 0);
                 if (needed) {
                     w.recordsSinceSync[r] = 0;
-                    w.sendSync(r, RmaWire.FLUSH, 0);
+                    w.channels.sendSync(r, RmaWire.FLUSH, 0);
                 }
             }
         } finally {
@@ -286,8 +286,8 @@ final class PassiveTarget {
         w.lock();
         try {
             checkPassive(rank, "flushLocal");
-            w.issueHeldFor(rank);
-            w.channel(rank).flush();
+            w.submitter.issueHeldFor(rank);
+            w.channels.get(rank).flush();
         } finally {
             w.unlock();
         }
@@ -300,8 +300,8 @@ final class PassiveTarget {
         w.lock();
         try {
             checkPassive(-1, "flushLocalAll");
-            w.issueHeld();
-            w.flushChannels();
+            w.submitter.issueHeld();
+            w.channels.flushAll();
         } finally {
             w.unlock();
         }

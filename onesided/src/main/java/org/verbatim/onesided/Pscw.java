@@ -14,7 +14,6 @@ import java.util.function.BooleanSupplier;
  */
 final class Pscw {
     /** Polls of a shared PSCW counter before waiting with progress. */
-    private static final int SPINS = 20_000;
     private final Window w;
     private int[] accessGroup;
     private final boolean[] inAccessGroup;
@@ -32,8 +31,12 @@ final class Pscw {
     private final BooleanSupplier postsDone = () -> postsArrived(postsRanks);
     private final BooleanSupplier completesDone = () -> completesArrived(completesRanks);
 
+    /** Spins on the shared counters before a wait makes progress ({@link SpinBudget}). */
+    private final int spins;
+
     Pscw(Window w) {
         this.w = w;
+        this.spins = SpinBudget.forMembers(w.size);
         this.inAccessGroup = new boolean[w.size];
         this.postsSeen = new long[w.size];
         this.completesSeen = new long[w.size];
@@ -66,7 +69,7 @@ final class Pscw {
      * then waits making progress; the spins make no lambda (a short epoch's usual case).
      */
     private void awaitShared(int[] ranks, boolean completes) {
-        for (int i = 0; i < SPINS; i++) {
+        for (int i = 0; i < spins; i++) {
             if (completes ? completesArrived(ranks) : postsArrived(ranks)) {
                 return;
             }
@@ -99,12 +102,12 @@ final class Pscw {
             if (accessGroup != null) {
                 throw Window.syncError("start while an access epoch is open");
             }
-            w.leaveIdleFence("start");
+            w.epochs.leaveIdleFence("start");
             accessGroup = ranks; // the caller's to keep (RmaWindow#start)
             for (int r : ranks) {
                 inAccessGroup[r] = true;
             }
-            w.epochChanged();
+            w.epochs.changed();
         } finally {
             w.unlock();
         }
@@ -138,7 +141,7 @@ final class Pscw {
                 throw Window.syncError("complete without start");
             }
             ranks = accessGroup;
-            w.issueHeld();
+            w.submitter.issueHeld();
             if (shared()) { // every operation is complete once issued: signal in this pass
                 endAccess(ranks);
                 return;
@@ -165,14 +168,14 @@ final class Pscw {
             if (shared()) {
                 SharedControl.complete(w.memory.control[r], w.size, w.me);
             } else {
-                w.sendSync(r, RmaWire.COMPLETE, 0);
+                w.channels.sendSync(r, RmaWire.COMPLETE, 0);
             }
         }
         accessGroup = null;
         for (int r : ranks) {
             inAccessGroup[r] = false;
         }
-        w.epochChanged();
+        w.epochs.changed();
     }
 
     void post(int[] ranks, int assertion) {
@@ -182,13 +185,13 @@ final class Pscw {
             if (exposureGroup != null) {
                 throw Window.syncError("post while an exposure epoch is open");
             }
-            w.leaveIdleFence("post");
+            w.epochs.leaveIdleFence("post");
             exposureGroup = ranks;
             for (int r : ranks) {
                 if (shared()) {
                     SharedControl.post(w.memory.control[r], w.me);
                 } else {
-                    w.sendSync(r, RmaWire.POST, 0);
+                    w.channels.sendSync(r, RmaWire.POST, 0);
                 }
             }
         } finally {

@@ -53,7 +53,7 @@ final class TargetSide {
         for (int r = 0; r < touched.length; r++) {
             if (touched[r]) {
                 touched[r] = false;
-                w.channel(r).flush();
+                w.channels.get(r).flush();
             }
         }
     }
@@ -177,7 +177,7 @@ final class TargetSide {
                 }
             }
             default -> { // GET, GACC: the old bytes back, then the update
-                Channel c = w.channel(src);
+                Channel c = w.channels.get(src);
                 if (RmaWire.recordBytes(n) + RmaWire.MESSAGE_HEADER > c.outbox().byteSize()) {
                     throw w.ctx.fail("one-sided reply of " + n + " B does not fit a message to "
                             + "rank " + w.world[src]);
@@ -219,7 +219,7 @@ final class TargetSide {
     /** Answers a get-like record with the bytes of {@code from} before {@code update} runs. */
     private void reply(int src, MemorySegment m, long at, MemorySegment from, long n,
                        Runnable update) {
-        Channel c = w.channel(src);
+        Channel c = w.channels.get(src);
         if (RmaWire.recordBytes(n) + RmaWire.MESSAGE_HEADER > c.outbox().byteSize()) {
             throw w.ctx.fail("one-sided reply of " + n + " B does not fit a message to rank "
                     + w.world[src]);
@@ -238,14 +238,14 @@ final class TargetSide {
     }
 
     private void granted(int origin) {
-        Channel c = w.channel(origin);
+        Channel c = w.channels.get(origin);
         long at = c.reserve(0);
         RmaWire.writeHeader(c.outbox(), at, RmaWire.LOCK_GRANTED, 0, 0, w.id, 0, 0, 0, 0);
         touched[origin] = true;
     }
 
     private void done(int src) {
-        Channel c = w.channel(src);
+        Channel c = w.channels.get(src);
         long at = c.reserve(0);
         RmaWire.writeHeader(c.outbox(), at, RmaWire.DONE, 0, 0, w.id, 0, errors[src], 0, 0);
         errors[src] = 0;

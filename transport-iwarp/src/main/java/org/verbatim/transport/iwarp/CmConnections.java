@@ -4,12 +4,11 @@ import static org.verbatim.verbs.raw.rdma_cma_h_constants.*;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.bootstrap.Bootstrap;
+import org.verbatim.spi.PostStatus;
 import org.verbatim.transport.verbs.VerbsEndpoint;
 import org.verbatim.transport.verbs.VerbsEngine;
 import org.verbatim.verbs.CmConnectParameters;
@@ -29,17 +28,22 @@ import org.verbatim.verbs.QueuePair;
  *   rdma_connect [CONNECT, rank] ──── MPA ────>  CONNECT_REQUEST: create QP, rdma_accept
  *   ESTABLISHED: ready, FIRST message ─────────>  (ESTABLISHED)
  *                                                 FIRST arrives: ready (the connection is up)
+ *   (all at once: open waits for it) <── FIRST ──  the answer
  * </pre>
  *
  * MPA wants the client to send first, so the client's first message is a hidden control
  * message ({@link VerbsEngine#sendFirstMessage}) and the server counts the connection as up only
- * when it arrives; the runtime never sees it. The queue pairs are the data path's own (created
+ * when it arrives, and answers it with one of its own ({@link FirstMessages}); the runtime sees
+ * neither. A server that accepted but sees no first message within {@link #FIRST_WAIT_NANOS}
+ * drops the connection (the client sees it closed and connects again); all at once, a client
+ * sends its first message again when the answer is late ({@link #ANSWER_WAIT_NANOS}). A
+ * connection that fails names its last set-up steps ({@link ConnectionHistory}). The queue pairs are the data path's own (created
  * with {@code ibv_create_qp} on the transport's device context, attached to the connection by
  * number); the kernel moves them to RTS when the MPA exchange completes.
  *
  * <p>All at once ({@code verbatim.iwarp.connect=all}): at open each rank sends its connect
  * requests in reverse rank order (rank r to r-1, r-2, ..., 0), waits until every connection of
- * its own is up and ends with a bootstrap barrier. On demand (the default): a client connects at
+ * its own is up and every lower rank answered, and ends with a bootstrap barrier. On demand (the default): a client connects at
  * its first message to a lower rank; a server that talks first to a higher rank asks it to
  * connect with a CALL_ME request ({@link CallMeRequests}), which the higher rank answers with a
  * reject that carries its answer before connecting as usual. Until a connection is up, posts on its endpoint return RETRY and
@@ -62,6 +66,14 @@ final class CmConnections {
     private static final int RESOLVE_MS = 5_000;
     private static final int BACKLOG = 128;
     private static final long POLL_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How long a server waits, after accepting, for the client's first message before it drops
+     * the connection and waits for the client's next request (the client sees it closed and
+     * connects again): three times Soft-iWARP's 5 s wait for the MPA reply.
+     */
+    static final long FIRST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(15);
+    /** All at once: how long a client waits for its server's answer before it sends its first message again. */
+    static final long ANSWER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     enum State {
         NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED,
@@ -84,21 +96,18 @@ final class CmConnections {
     private final long timeoutNanos;
     private final ConnectAttempts attempts;
     private final State[] state;
-    private final CmId[] ids;
-    private final long[] started;
+    private final CmIdTable ids;
+    private final ConnectionClock clock;
     private final PeerAddresses addresses;
-    private final Map<Long, Integer> peerOfId = new HashMap<>();
-    /** A client's request that came while this (server) side was still draining its queue pair. */
-    private final CmId[] heldRequests;
     private final CallMeRequests calls;
+    private final ConnectionHistory history;
+    private final FirstMessages firsts;
     private final CallMeRequests.Unanswered unanswered = this::unanswered;
     private int inProgress;
     private int connected;
     /** Set while connections are made inside open: failures go here, not to the runtime. */
     private String openFailure;
     private boolean opening;
-    /** When {@link #poll} ran last: time this process spent outside MPI does not count against a connection. */
-    private long lastPoll = System.nanoTime();
 
     CmConnections(IwarpTransport transport, VerbsEngine engine, IwarpDevice device, int rank, int size,
                   IwarpConfiguration config) {
@@ -110,10 +119,12 @@ final class CmConnections {
         this.attempts = new ConnectAttempts(size, timeoutNanos);
         this.state = new State[size];
         java.util.Arrays.fill(state, State.NONE);
-        this.ids = new CmId[size];
-        this.started = new long[size];
+        this.ids = new CmIdTable(size);
+        this.clock = new ConnectionClock(size, POLL_GAP_NANOS);
         this.addresses = new PeerAddresses(size);
-        this.heldRequests = new CmId[size];
+        this.history = new ConnectionHistory(size);
+        this.firsts = new FirstMessages(p -> engine.sendFirstMessage(engine.endpoint(p)) == PostStatus.OK, rank, size,
+                history);
         this.channel = new EventChannel();
         this.calls = new CallMeRequests(engine, channel, rank, RESOLVE_MS);
         InetSocketAddress bindTo = new InetSocketAddress(device.address(), config.port);
@@ -188,9 +199,12 @@ final class CmConnections {
                     transport.endpointOrCreate(p);
                 }
             }
-            while (connected < size - 1 && openFailure == null) {
+            while ((connected < size - 1 || firsts.answers() < rank) && openFailure == null) {
                 poll();
                 engine.progress();
+                if (connected == size - 1) {
+                    awaitAnswers();
+                }
             }
             return openFailure;
         } finally {
@@ -198,8 +212,29 @@ final class CmConnections {
         }
     }
 
+    /**
+     * All at once, every connection up: a server that has not answered this side's first message
+     * within {@link #ANSWER_WAIT_NANOS} is sent it again (it answers every one), and one that
+     * still has not when the connection's time is up fails the open.
+     */
+    private void awaitAnswers() {
+        long now = System.nanoTime();
+        for (int p = 0; p < rank; p++) {
+            if (state[p] != State.CONNECTED || firsts.answered(p)) {
+                continue;
+            }
+            if (clock.sinceBegun(p, now) > timeoutNanos) {
+                fail(p, "no answer to the first message within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s");
+            } else if (clock.sinceUp(p, now) > ANSWER_WAIT_NANOS) {
+                history.note(p, "no answer yet: first message again");
+                clock.up(p, now);
+                firsts.owe(p);
+            }
+        }
+    }
+
     private void begin(int peer) {
-        started[peer] = System.nanoTime();
+        clock.begin(peer, System.nanoTime());
         inProgress++;
         if (state[peer] == State.NONE) {
             state[peer] = State.CALLING;
@@ -207,11 +242,11 @@ final class CmConnections {
     }
 
     private void connect(int peer) {
+        history.note(peer, "connecting");
         state[peer] = State.RESOLVING_ADDRESS;
         try {
             CmId id = channel.createId();
-            ids[peer] = id;
-            peerOfId.put(id.address(), peer);
+            ids.use(peer, id);
             id.resolveAddress(addresses.of(peer), RESOLVE_MS);
         } catch (RuntimeException e) {
             attemptFailed(peer, "rdma_resolve_addr: " + e.getMessage());
@@ -219,6 +254,7 @@ final class CmConnections {
     }
 
     private void callMe(int peer) {
+        history.note(peer, "CALL_ME sent");
         state[peer] = State.CALLING;
         try {
             calls.ask(peer, addresses.of(peer));
@@ -239,20 +275,8 @@ final class CmConnections {
 
     /** Handles the waiting connection events and checks the time limit; returns the events handled. */
     int poll() {
-        long now = System.nanoTime();
-        long previous = lastPoll;
-        long gap = now - previous;
-        lastPoll = now;
-        if (gap > POLL_GAP_NANOS && inProgress > 0) {
-            // this process computed outside MPI (or was not scheduled): the time limits of the
-            // connections that were in progress then count only the time it could answer their
-            // events (one begun since, by the send that ended the gap, had no gap to forgive)
-            for (int p = 0; p < state.length; p++) {
-                if (started[p] - previous < 0) {
-                    started[p] += gap;
-                }
-            }
-        }
+        // time spent outside MPI (or not scheduled) does not count against connections in progress
+        clock.polled(System.nanoTime(), inProgress > 0);
         int n = 0;
         CmEvent e;
         while ((e = channel.pollEvent()) != null) {
@@ -260,7 +284,7 @@ final class CmConnections {
             try {
                 handle(e);
             } catch (RuntimeException ex) {
-                Integer peer = peerOfId.get(e.id());
+                Integer peer = ids.peerOf(e.id());
                 if (calls.owns(e.id())) {
                     calls.failed(e.id(), ex, unanswered);
                 } else if (peer != null) {
@@ -270,6 +294,7 @@ final class CmConnections {
                 }
             }
         }
+        n += firsts.retry();
         if (inProgress > 0) {
             checkTimes();
         }
@@ -285,7 +310,7 @@ final class CmConnections {
             calls.handle(e, parameters(CALL_ME), unanswered);
             return;
         }
-        Integer peer = peerOfId.get(e.id());
+        Integer peer = ids.peerOf(e.id());
         if (peer == null) {
             return;
         }
@@ -293,20 +318,20 @@ final class CmConnections {
         switch (e.type()) {
             case RDMA_CM_EVENT_ADDR_RESOLVED -> {
                 state[p] = State.RESOLVING_ROUTE;
-                ids[p].resolveRoute(RESOLVE_MS);
+                ids.of(p).resolveRoute(RESOLVE_MS);
             }
             case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
                 state[p] = State.CONNECTING;
                 engine.counters().connectRequest();
                 LOG.debug("iwarp: rank {}: CONNECT to rank {}", rank, p);
-                ids[p].connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
+                ids.of(p).connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
             }
             case RDMA_CM_EVENT_ESTABLISHED -> {
+                history.note(p, "ESTABLISHED (" + state[p] + ")");
                 if (state[p] == State.CONNECTING) {
-                    VerbsEndpoint ep = engine.endpoint(p);
-                    engine.ready(ep);
-                    engine.sendFirstMessage(ep);
+                    engine.ready(engine.endpoint(p));
                     up(p);
+                    firsts.owe(p);
                 }
                 // the server's side is up only once the client's first message arrives
             }
@@ -314,6 +339,7 @@ final class CmConnections {
                 // the peer's queue pair went to error (or it closed): re-establish, as after an
                 // error completion here; an accepted connection whose client gave up is dropped
                 LOG.debug("iwarp: rank {}: connection to rank {} closed by the peer ({})", rank, p, state[p]);
+                history.note(p, "DISCONNECTED (" + state[p] + ")");
                 if (state[p] == State.CONNECTED) {
                     recover(p);
                 } else if (state[p] == State.ACCEPTED) {
@@ -322,6 +348,7 @@ final class CmConnections {
             }
             case RDMA_CM_EVENT_TIMEWAIT_EXIT -> { }
             default -> {
+                history.note(p, CmFailures.describe(e) + " (" + state[p] + ")");
                 if (state[p] != State.CONNECTED) {
                     attemptFailed(p, CmFailures.describe(e));
                 }
@@ -337,15 +364,16 @@ final class CmConnections {
         int kind = data.length >= 8 ? b.getInt(0) : 0;
         int from = data.length >= 8 ? b.getInt(4) : -1;
         boolean valid = from >= 0 && from < state.length && from != rank;
+        if (valid) {
+            history.note(from, (kind == CONNECT ? "CONNECT" : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind))
+                    + " request (" + state[from] + ")");
+        }
         LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, kind == CONNECT ? "CONNECT"
                 : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind), from, valid ? state[from] : "-");
         if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
                 || state[from] == State.RECOVERING)) {
             // the client reconnects after an error this side may not have seen yet: drain first
-            if (heldRequests[from] != null) {
-                heldRequests[from].close();
-            }
-            heldRequests[from] = id;
+            ids.hold(from, id);
             if (state[from] == State.CONNECTED) {
                 recover(from);
             }
@@ -388,11 +416,22 @@ final class CmConnections {
     /** The client's first message arrived on {@code ep}: the server's side of the connection is up. */
     void trafficFrom(VerbsEndpoint ep) {
         int p = ep.peer();
+        history.note(p, "first traffic (" + state[p] + ")");
         if (state[p] == State.ACCEPTED) {
             engine.ready(ep);
-            up(p);
+            up(p); // its first message (EagerControl's FIRST) is answered next: firstMessageFrom
         } else {
             LOG.debug("iwarp: rank {}: traffic from rank {} on a connection not accepted ({})", rank, p, state[p]);
+        }
+    }
+
+    /** A hidden first message arrived from {@code ep}'s peer on a connection that is up (an answer, from a server). */
+    void firstMessageFrom(VerbsEndpoint ep) {
+        int p = ep.peer();
+        if (p < rank) {
+            firsts.received(p);
+        } else if (state[p] == State.CONNECTED) {
+            firsts.owe(p); // the answer (again, if the client sent its first message again)
         }
     }
 
@@ -402,8 +441,9 @@ final class CmConnections {
      * side sees DISCONNECTED): drain it, then reconnect in the same roles.
      */
     private void recover(int peer) {
+        firsts.reset(peer);
         state[peer] = State.RECOVERING;
-        started[peer] = System.nanoTime();
+        clock.begin(peer, System.nanoTime());
         inProgress++;
         connected--;
         engine.recover(engine.endpoint(peer));
@@ -418,17 +458,14 @@ final class CmConnections {
         int p = ep.peer();
         if (state[p] == State.CONNECTED) {
             // the error completion came first (engine-initiated recovery)
+            firsts.reset(p);
             state[p] = State.RECOVERING;
-            started[p] = System.nanoTime();
+            clock.begin(p, System.nanoTime());
             inProgress++;
             connected--;
         }
-        CmId old = ids[p];
-        ids[p] = null;
-        if (old != null) {
-            peerOfId.remove(old.address());
-            old.close();
-        }
+        ids.drop(p);
+        CmId held;
         try {
             engine.replaceQueuePair(ep, freshQueuePair()); // siw refuses to connect a queue pair again
         } catch (RuntimeException e) {
@@ -437,9 +474,7 @@ final class CmConnections {
         }
         if (p < rank) {
             connect(p);
-        } else if (heldRequests[p] != null) {
-            CmId held = heldRequests[p];
-            heldRequests[p] = null;
+        } else if ((held = ids.takeHeld(p)) != null) {
             accept(p, held);
         } else {
             state[p] = State.AWAITING_REQUEST;
@@ -448,9 +483,10 @@ final class CmConnections {
 
     private void accept(int from, CmId id) {
         LOG.debug("iwarp: rank {}: accepting rank {}", rank, from);
-        ids[from] = id;
-        peerOfId.put(id.address(), from);
+        history.note(from, "accepting");
+        ids.use(from, id);
         state[from] = State.ACCEPTED;
+        clock.accepted(from, System.nanoTime());
         try {
             id.accept(parameters(CONNECT), engine.endpoint(from).queuePair());
         } catch (RuntimeException e) {
@@ -475,15 +511,16 @@ final class CmConnections {
      * server's CALL_ME used a throwaway one.
      */
     private void retry(int peer, String what) {
-        if (!attempts.failed(peer, started[peer], System.nanoTime())) {
+        if (!attempts.failed(peer, clock.begun(peer), System.nanoTime())) {
             fail(peer, what + " (" + attempts.failures(peer) + " attempts, "
-                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]) + " ms of progress)");
+                    + TimeUnit.NANOSECONDS.toMillis(clock.sinceBegun(peer, System.nanoTime())) + " ms of progress)");
             return;
         }
         LOG.debug("iwarp: rank {}: attempt {} to rank {} failed, trying again: {}", rank,
                 attempts.failures(peer), peer, what);
+        history.note(peer, "attempt failed: " + what);
         if (peer < rank) {
-            dropId(peer);
+            ids.drop(peer);
             try {
                 engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
             } catch (RuntimeException e) {
@@ -500,7 +537,8 @@ final class CmConnections {
      */
     private void abandonAccept(int peer, String what) {
         LOG.debug("iwarp: rank {}: dropping the connection accepted from rank {}: {}", rank, peer, what);
-        dropId(peer);
+        history.note(peer, "accept dropped: " + what);
+        ids.drop(peer);
         try {
             engine.replaceQueuePair(engine.endpoint(peer), freshQueuePair());
         } catch (RuntimeException e) {
@@ -508,15 +546,6 @@ final class CmConnections {
             return;
         }
         state[peer] = State.AWAITING_REQUEST;
-    }
-
-    private void dropId(int peer) {
-        CmId old = ids[peer];
-        ids[peer] = null;
-        if (old != null) {
-            peerOfId.remove(old.address());
-            old.close();
-        }
     }
 
     private QueuePair freshQueuePair() {
@@ -531,12 +560,13 @@ final class CmConnections {
     }
 
     private void up(int peer) {
+        clock.up(peer, System.nanoTime());
         state[peer] = State.CONNECTED;
         attempts.reset(peer);
         inProgress--;
         connected++;
         LOG.debug("iwarp: rank {}: connected to rank {} in {} ms", rank, peer,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[peer]));
+                TimeUnit.NANOSECONDS.toMillis(clock.sinceBegun(peer, System.nanoTime())));
     }
 
     /** Fails connections past the time limit; starts the attempts whose backoff is over. */
@@ -547,9 +577,12 @@ final class CmConnections {
             if (s == State.NONE || s == State.CONNECTED || s == State.FAILED) {
                 continue;
             }
-            if (now - started[p] > timeoutNanos) {
+            if (clock.sinceBegun(p, now) > timeoutNanos) {
                 fail(p, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (" + s
                         + (attempts.failures(p) > 0 ? ", " + (attempts.failures(p) + 1) + " attempts" : "") + ")");
+            } else if (s == State.ACCEPTED && clock.sinceAccepted(p, now) > FIRST_WAIT_NANOS) {
+                abandonAccept(p, "no first message within " + TimeUnit.NANOSECONDS.toSeconds(FIRST_WAIT_NANOS)
+                        + " s of the accept");
             } else if (s == State.RETRY_WAIT && attempts.due(p, now)) {
                 engine.counters().connectResend();
                 if (p < rank) {
@@ -568,9 +601,11 @@ final class CmConnections {
         if (state[peer] != State.CONNECTED && state[peer] != State.NONE) {
             inProgress--;
         }
+        firsts.reset(peer);
         state[peer] = State.FAILED;
         String reason = "iwarp: rank " + rank + " could not connect to rank " + peer + " at " + addresses.describe(peer)
-                + " from " + device.describe() + " port " + local.getPort() + ": " + what;
+                + " from " + device.describe() + " port " + local.getPort() + ": " + what + "; set-up steps: "
+                + history.of(peer);
         LOG.debug(reason);
         if (opening) {
             if (openFailure == null) {

@@ -53,6 +53,7 @@ public final class IwarpTransport implements Transport {
         }
         this.connections = c;
         engine.onFirstTraffic(connections::trafficFrom);
+        engine.onFirstMessage(connections::firstMessageFrom);
         engine.onDrained(connections::drained);
     }
 

@@ -80,8 +80,9 @@ class IwarpTransportTest extends ConformanceHarness {
 
     /**
      * All at once: every pair is connected when open returns (connect requests in reverse rank
-     * order, then a barrier); each client sent one hidden first message per server, and every
-     * message afterwards arrives once, in order, with no first message among them.
+     * order, then a barrier); each client sent one hidden first message per server and each
+     * server one answer per client, and every message afterwards arrives once, in order, with no
+     * first message among them.
      */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4, 5, 6, 7, 8})
@@ -91,8 +92,8 @@ class IwarpTransportTest extends ConformanceHarness {
             CmConnections c = iwarp(r).connections();
             assertEquals(r.size - 1, c.connected(), "connections up after open");
             VerbsCounters counters = iwarp(r).counters();
-            assertEquals(r.rank, counters.firstMessages(), "one first message per lower rank");
-            assertEquals(r.size - 1 - r.rank, counters.firstMessagesReceived(), "one per higher rank");
+            assertEquals(r.size - 1, counters.firstMessages(), "one first message per lower rank, one answer per higher");
+            assertEquals(r.size - 1, counters.firstMessagesReceived(), "one answer per lower rank, one first message per higher");
             exchangeWithEveryone(r, 3);
         });
     }
@@ -109,7 +110,8 @@ class IwarpTransportTest extends ConformanceHarness {
             assertEquals(0, iwarp(r).connections().connected(), "nothing connected at open");
             exchangeWithEveryone(r, 3);
             assertEquals(r.size - 1, iwarp(r).counters().queuePairs(), iwarp(r).profileLine());
-            assertEquals(r.rank, iwarp(r).counters().firstMessages(), iwarp(r).profileLine());
+            // a first message to each lower rank, an answer to each higher rank's
+            assertEquals(r.size - 1, iwarp(r).counters().firstMessages(), iwarp(r).profileLine());
         });
     }
 
@@ -137,8 +139,9 @@ class IwarpTransportTest extends ConformanceHarness {
     }
 
     /**
-     * The first message is the transport's: a server that is sent nothing sees nothing, although
-     * the client's first message arrived (it made the connection count as up).
+     * The first message and its answer are the transport's: a server that is sent nothing sees
+     * nothing, although the client's first message arrived (it made the connection count as up),
+     * and the client sees only what it was sent, not the answer.
      */
     @Test
     void firstMessageNeverReachesTheRuntime() throws Exception {
@@ -155,10 +158,12 @@ class IwarpTransportTest extends ConformanceHarness {
             if (r.rank == 0) {
                 assertEquals(0, r.recorder.received.size(), "rank 0 was sent nothing");
                 assertEquals(1, iwarp(r).counters().firstMessagesReceived());
+                assertEquals(1, iwarp(r).counters().firstMessages(), "the answer");
                 assertEquals(CmConnections.State.CONNECTED, iwarp(r).connections().state(1));
             } else {
                 assertEquals(1, r.recorder.received.size());
                 assertEquals(1, iwarp(r).counters().firstMessages());
+                assertEquals(1, iwarp(r).counters().firstMessagesReceived(), "the answer");
             }
         });
     }

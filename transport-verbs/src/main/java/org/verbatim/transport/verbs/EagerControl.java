@@ -23,7 +23,7 @@ final class EagerControl {
     static final int CREDIT_RING = 2;
     static final int RING_OFFER = 3;
     static final int RING_START = 4;
-    /** The connecting side's first message (iWARP: MPA wants the client to send first); dropped here. */
+    /** The connecting side's first message (iWARP: MPA wants the client to send first) and its answer; never delivered. */
     static final int FIRST = 5;
 
     private final VerbsEngine engine;
@@ -50,7 +50,10 @@ final class EagerControl {
                 ep.inboundStarted = true;
                 addRing(ep);
             }
-            case FIRST -> engine.counters.firstMessagesReceived++;
+            case FIRST -> {
+                engine.counters.firstMessagesReceived++;
+                engine.firstMessage.accept(ep);
+            }
             default -> LOG.warn("verbs: unknown control message {} from rank {}", type, ep.peer);
         }
     }

@@ -124,6 +124,7 @@ public final class VerbsEngine implements AutoCloseable {
     /** Gather entries asked for per send work request. */
     private final int qpSge;
     private Consumer<VerbsEndpoint> firstTraffic = ep -> { };
+    Consumer<VerbsEndpoint> firstMessage = ep -> { };
     private final EndpointRecovery recovery;
     private int progressCalls;
     /** Receive-CQ polls in a row that found nothing (see {@link #receivesDue}). */
@@ -267,7 +268,8 @@ public final class VerbsEngine implements AutoCloseable {
      * Sends the connection's first message, a control message the runtime never sees: for
      * devices whose connection counts as up only once the connecting side has sent (iWARP's
      * MPA). Call right after {@link #ready} on the connecting side, before anything else is
-     * posted. Returns a {@link PostStatus}.
+     * posted; the accepting side may send one back as its answer. Returns a {@link PostStatus}:
+     * RETRY when it cannot be posted now (the caller posts it again later).
      */
     public int sendFirstMessage(VerbsEndpoint ep) {
         int status = ep.sendControl(EagerControl.FIRST, 0, null);
@@ -734,6 +736,14 @@ public final class VerbsEngine implements AutoCloseable {
     /** Sets what happens on the first message from a peer whose connection is still being set up. */
     public void onFirstTraffic(Consumer<VerbsEndpoint> listener) {
         this.firstTraffic = listener;
+    }
+
+    /**
+     * Sets what happens when a hidden first message ({@link #sendFirstMessage}) arrives, after
+     * {@link #onFirstTraffic}'s listener if it was the connection's first traffic.
+     */
+    public void onFirstMessage(Consumer<VerbsEndpoint> listener) {
+        this.firstMessage = listener;
     }
 
     /**

@@ -1,0 +1,164 @@
+package org.verbatim.onesided;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.verbatim.runtime.base.ErrorClass;
+import org.verbatim.runtime.base.MpiError;
+import org.verbatim.runtime.base.RequestState;
+import org.verbatim.runtime.op.OpCode;
+import org.verbatim.runtime.rma.RmaTarget;
+import org.verbatim.runtime.rma.RmaWindow;
+
+/**
+ * The way of one operation of a {@link Window} from the API to its target, for the operations
+ * the "now" path does not take: checks (range, epoch, a target layout that must fit one message),
+ * then done at once on memory every member maps ({@link MappedOps}), held by the scheduler until
+ * a synchronisation call (deferred fence, PSCW and lock epochs, verbatim.rma.schedule), or issued
+ * now through {@link Issuer}. Issues the held operations when a synchronisation call needs them,
+ * reordered by {@link Scheduler}, small ones aggregated into the records already in the outbox.
+ * Runs under the runtime's lock, except the checks before it is taken.
+ */
+final class Submitter {
+    private final Window w;
+    /** Operations held by the scheduler until the synchronisation call. */
+    final List<HeldOp> held = new ArrayList<>();
+
+    Submitter(Window w) {
+        this.w = w;
+    }
+
+    /** True while the scheduler holds an operation. */
+    boolean holdsAny() {
+        return !held.isEmpty();
+    }
+
+    /**
+     * Checks and starts one operation; the request that completes it ({@code request}, or an
+     * operation with a result), else null.
+     */
+    RequestState submit(HeldOp.Kind kind, MemorySegment origin, MemorySegment result,
+                        MemorySegment compare, RmaTarget t, OpCode op, boolean request) {
+        w.checkLive();
+        int r = t.rank();
+        TargetLayout layout = t.layout() == null || t.bytes() == 0 ? null
+                : TargetLayout.of(t.layout(), t.count());
+        long offset = w.memory.targetOffset(t, layout);
+        Epochs e = w.epochs;
+        w.lock();
+        try {
+            if (request && !e.passive(r)) {
+                throw Window.syncError("request-based operations need a passive-target epoch "
+                        + "(lock or lockAll) on rank " + r);
+            }
+            if (!e.accessAllowed(r)) {
+                throw Window.syncError("no access epoch to rank " + r + " is open (call fence, "
+                        + "start or lock first)");
+            }
+            if (layout != null) {
+                checkLayoutTravels(r, layout);
+            }
+            w.ext.counters.operation(t.bytes());
+            if (e.fenceEpoch) {
+                e.opsSinceFence = true;
+            }
+            if (layout == null && t.resultUnpack() == null && !(request && kind.hasResult())
+                    && w.mapped.active() && !(e.fenceEpoch && w.fenceDesign == FenceDesign.DEF)) {
+                w.mapped.run(kind, origin, result, compare, r, offset, t.bytes(), t.kind(), op);
+                return request ? RmaRequest.done(r) : null;
+            }
+            HeldOp h = new HeldOp(kind, origin, result, compare, r, offset, t.bytes(), t.kind(),
+                    op, kind.hasResult() ? new RmaRequest(result, r, t.bytes(), t.resultUnpack())
+                    : null, layout);
+            if (holds(request)) {
+                held.add(h);
+            } else {
+                issueHeldFor(r);
+                w.issuer.issue(h);
+                w.channels.flush(r);
+            }
+            return h.request() != null ? h.request() : request ? RmaRequest.done(r) : null;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /**
+     * Whether the scheduler holds an operation now (deferred fence, PSCW, lock epochs). On
+     * memory every member maps, every operation is a load, store or atomic done at once:
+     * nothing to schedule or aggregate, except in Fence-Def, whose operations wait for the
+     * closing fence by design.
+     */
+    private boolean holds(boolean request) {
+        boolean fenceEpoch = w.epochs.fenceEpoch;
+        if (request || (w.memory.allMapped && !(fenceEpoch && w.fenceDesign == FenceDesign.DEF))) {
+            return false;
+        }
+        if (fenceEpoch) {
+            return w.fenceDesign == FenceDesign.DEF;
+        }
+        return w.settings.schedule();
+    }
+
+    /** A layout that goes to the target as a record must fit one message (ERR_TYPE if not). */
+    private void checkLayoutTravels(int r, TargetLayout layout) {
+        boolean mapped = w.settings.directShared() && w.memory.flavor != RmaWindow.FLAVOR_DYNAMIC
+                && w.memory.mapped[r] != null;
+        if (mapped) {
+            return;
+        }
+        long need = RmaWire.MESSAGE_HEADER
+                + RmaWire.recordBytes(layout.type().flatten().byteSize());
+        if (need > w.channels.get(r).outbox().byteSize()) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "the target datatype's layout ("
+                    + layout.type().runCount() + " runs, " + need + " B flattened) does not fit "
+                    + "one message to rank " + r + "; use a type with fewer distinct blocks");
+        }
+    }
+
+    /** Issues the held operations (all of them, reordered) under the lock. */
+    void issueHeld() {
+        if (!held.isEmpty()) {
+            List<HeldOp> order = Scheduler.order(held, w.settings.schedule());
+            held.clear();
+            for (HeldOp h : order) {
+                issueHeldOp(h);
+            }
+        }
+    }
+
+    /** Issues the held operations to {@code rank} (in their order), keeping the rest held. */
+    void issueHeldFor(int rank) {
+        if (held.isEmpty()) {
+            return;
+        }
+        List<HeldOp> mine = new ArrayList<>();
+        held.removeIf(h -> {
+            if (h.target() == rank) {
+                mine.add(h);
+                return true;
+            }
+            return false;
+        });
+        for (HeldOp h : Scheduler.order(mine, w.settings.schedule())) {
+            issueHeldOp(h);
+        }
+    }
+
+    /**
+     * Issues one held operation: small ones (up to verbatim.rma.aggregate-limit) join the records
+     * already in the outbox and the synchronisation record that follows; large ones, or all with
+     * aggregation off, travel in messages of their own.
+     */
+    private void issueHeldOp(HeldOp h) {
+        Channel c = w.channels.get(h.target());
+        boolean aggregate = w.settings.aggregate() && h.bytes() <= w.settings.aggregateLimit();
+        if (!aggregate) {
+            c.flush();
+        }
+        w.issuer.issue(h);
+        if (!aggregate) {
+            c.flush();
+        }
+    }
+}
