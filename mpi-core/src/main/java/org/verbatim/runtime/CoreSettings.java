@@ -39,10 +39,17 @@ public final class CoreSettings implements SettingsProvider {
                     + "(the same without packing: gather writes from the sender's blocks), multi-w "
                     + "(no packing: the sender writes from its blocks into the receiver's blocks, "
                     + "which the receiver's CTS names, its layout sent once), p-rrs (the receiver "
-                    + "scatter-reads a contiguous or packed sender's data into its blocks), or auto "
-                    + "(by the median block size and the transport: see docs/architecture.md, "
-                    + "\"Datatype schemes\").",
-            "auto", "generic", "bc-spup", "rwg-up", "multi-w", "p-rrs");
+                    + "scatter-reads a contiguous or packed sender's data into its blocks), fragments "
+                    + "(eager fragments: packed straight into the transport's eager records and "
+                    + "unpacked straight out of them, up to verbatim.core.datatype-fragment-limit; "
+                    + "generic above), or auto (by the median block size and the transport: see "
+                    + "docs/datatypes.md, \"Selection\").",
+            "auto", "generic", "bc-spup", "rwg-up", "multi-w", "p-rrs", "fragments");
+    public static final Setting DATATYPE_FRAGMENT_LIMIT = new Setting(
+            "verbatim.core.datatype-fragment-limit", "1m", "Largest noncontiguous message sent in "
+                    + "eager fragments (auto: over shm; 0: never); larger ones take the scheme "
+                    + "verbatim.core.datatype-scheme selects. A receiver buffers an unexpected one "
+                    + "whole, as an eager message.");
     public static final Setting DATATYPE_POOL = new Setting("verbatim.core.datatype-pool", "4m",
             "Bytes of each of the pack and unpack pools of bc-spup and rwg-up (allocated and "
                     + "registered once, at first use); a message that finds them empty falls back to "
@@ -90,6 +97,6 @@ public final class CoreSettings implements SettingsProvider {
     @Override
     public List<Setting> settings() {
         return List.of(EAGER_LIMIT, IDLE, TRANSPORTS, READS_IN_FLIGHT, RENDEZVOUS, RPUT_THRESHOLD,
-                DATATYPE_SCHEME, DATATYPE_MIN_BLOCK, DATATYPE_POOL, DATATYPE_SEGMENT, DATATYPE_LIST_POST, PROFILE, PROFILE_RANKS, CHECK_TYPES, PROTO_INFO, WARMUP, WARMUP_TRACE);
+                DATATYPE_SCHEME, DATATYPE_FRAGMENT_LIMIT, DATATYPE_MIN_BLOCK, DATATYPE_POOL, DATATYPE_SEGMENT, DATATYPE_LIST_POST, PROFILE, PROFILE_RANKS, CHECK_TYPES, PROTO_INFO, WARMUP, WARMUP_TRACE);
     }
 }

@@ -104,17 +104,21 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
         }
         long poolBytes;
         long segmentBytes;
+        long fragmentLimit;
         try {
             poolBytes = CoreSettings.DATATYPE_POOL.getSize(config);
             segmentBytes = CoreSettings.DATATYPE_SEGMENT.getSize(config);
+            fragmentLimit = CoreSettings.DATATYPE_FRAGMENT_LIMIT.getSize(config);
         } catch (IllegalArgumentException e) {
-            throw new MpiError(ErrorClass.ERR_ARG, CoreSettings.DATATYPE_POOL.name() + " and "
-                    + CoreSettings.DATATYPE_SEGMENT.name() + ": expected sizes in bytes (such as "
+            throw new MpiError(ErrorClass.ERR_ARG, CoreSettings.DATATYPE_POOL.name() + ", "
+                    + CoreSettings.DATATYPE_SEGMENT.name() + " and "
+                    + CoreSettings.DATATYPE_FRAGMENT_LIMIT.name() + ": expected sizes in bytes (such as "
                     + "4m or 128k): " + e.getMessage());
         }
         return LayoutSchemes.parse(CoreSettings.DATATYPE_SCHEME.get(config), minBlock, poolBytes,
                 segmentBytes, CoreSettings.DATATYPE_SCHEME.name())
-                .withListPost(CoreSettings.DATATYPE_LIST_POST.getBoolean(config));
+                .withListPost(CoreSettings.DATATYPE_LIST_POST.getBoolean(config))
+                .withFragmentLimit(fragmentLimit);
     }
 
     /**

@@ -29,7 +29,7 @@ final class Arrivals {
     }
 
     /** verbatim.core.check-types: marks {@code r} if the sender's signature {@code code} does not fit. */
-    private static void checkType(RecvOp r, short code, long length) {
+    static void checkType(RecvOp r, short code, long length) {
         if (code != 0 && r.typeCheck != null && !r.typeCheck.accepts(code, length)) {
             r.typeMismatch = true;
         }
@@ -37,6 +37,10 @@ final class Arrivals {
 
     void deliverUnexpected(Unexpected u, RecvOp r) {
         checkType(r, u.signature, u.length);
+        if (u.fragmented) {
+            owner.fragmentReceiver().deliverUnexpected(u, r);
+            return;
+        }
         if (u.rendezvous) {
             if (u.put && u.segments) {
                 owner.segmentReceiver().start(r, u.peer, u.source, u.tag, u.length, u.senderRequest);

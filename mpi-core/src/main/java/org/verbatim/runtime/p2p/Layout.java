@@ -62,6 +62,11 @@ public interface Layout {
         transfer(base, position, length, from, at, false);
     }
 
+    /** A cursor at message byte 0, for moving the message in pieces from front to back. */
+    default LayoutCursor cursor() {
+        return new LayoutCursor.ByOffset(this);
+    }
+
     private void transfer(MemorySegment base, long position, long length, MemorySegment other,
                           long at, boolean pack) {
         long skip = position;

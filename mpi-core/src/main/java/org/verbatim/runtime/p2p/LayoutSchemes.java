@@ -26,6 +26,11 @@ import org.verbatim.spi.Capability;
  *       first time: {@link CtsLayouts}), so the sender writes block to block in list posts.</li>
  *   <li><b>p-rrs</b>: the receiver scatter-reads a contiguous (or packed) sender's data straight
  *       into its blocks, up to the transport's scatter-list length per read.</li>
+ *   <li><b>fragments</b> (not one of the paper's: an eager protocol): the sender packs the
+ *       message fragment by fragment straight into claimed eager records, the receiver unpacks
+ *       each straight out of its record ({@link FragmentSender}, {@link FragmentReceiver}); no
+ *       RDMA, no handshake. For messages up to {@code fragmentLimit} over a transport that lets
+ *       eager records be claimed.</li>
  * </ul>
  * The selection of {@code auto} is the table in docs/architecture.md ("Datatype schemes"):
  * {@link #senderChoice} for the sender, {@link #receiverBlocksInCts} and
@@ -39,11 +44,13 @@ import org.verbatim.spi.Capability;
  * @param listPost     multi-w posts its pieces as lists (one {@code postList} of up to 64 work
  *                     requests); false: one post per piece, the paper's "single post"
  *                     ({@code datatype-list-post})
+ * @param fragmentLimit largest message sent in eager fragments ({@code datatype-fragment-limit};
+ *                     0: never)
  */
 public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long segmentBytes,
-                            boolean listPost) {
+                            boolean listPost, long fragmentLimit) {
     /** The configured choice. */
-    public enum Scheme { AUTO, GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP }
+    public enum Scheme { AUTO, GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP, FRAGMENTS }
 
     /** What the sender of a layout does above the eager limit. */
     public enum SenderChoice {
@@ -76,6 +83,8 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
     static final long ADAPTER_GATHER_BLOCK = 256;
     public static final long DEFAULT_POOL = 4L << 20;
     public static final long DEFAULT_SEGMENT = 128L << 10;
+    /** Default {@code fragmentLimit}: see {@link #fragments}. */
+    public static final long DEFAULT_FRAGMENT_LIMIT = 1L << 20;
     /** Smallest segment a message is cut into (unless the pool's segment is smaller). */
     static final long MIN_SEGMENT = 8L << 10;
     /** Segments a message is cut into at least, where the segment size allows (overlap). */
@@ -87,11 +96,15 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
                     + " bytes and a pool at least one segment (pool " + poolBytes + ", segment "
                     + segmentBytes + ")");
         }
+        if (fragmentLimit < 0) {
+            throw new MpiError(ErrorClass.ERR_ARG, "datatype fragment limit must not be negative: "
+                    + fragmentLimit);
+        }
     }
 
     public static LayoutSchemes auto() {
         return new LayoutSchemes(Scheme.AUTO, TRANSPORT_DEFAULT, DEFAULT_POOL, DEFAULT_SEGMENT,
-                true);
+                true, DEFAULT_FRAGMENT_LIMIT);
     }
 
     /**
@@ -111,15 +124,49 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
             case "p-rrs" -> Scheme.P_RRS;
             case "bc-spup" -> Scheme.BC_SPUP;
             case "rwg-up" -> Scheme.RWG_UP;
+            case "fragments" -> Scheme.FRAGMENTS;
             default -> throw new MpiError(ErrorClass.ERR_ARG, schemeName + ": expected auto, "
-                    + "generic, multi-w, p-rrs, bc-spup or rwg-up, not '" + scheme.trim() + "'");
+                    + "generic, multi-w, p-rrs, bc-spup, rwg-up or fragments, not '"
+                    + scheme.trim() + "'");
         };
-        return new LayoutSchemes(s, minBlock, poolBytes, segmentBytes, true);
+        return new LayoutSchemes(s, minBlock, poolBytes, segmentBytes, true,
+                DEFAULT_FRAGMENT_LIMIT);
     }
 
     /** The same choice with multi-w's pieces posted as lists ({@code true}) or one by one. */
     public LayoutSchemes withListPost(boolean lists) {
-        return new LayoutSchemes(scheme, minBlock, poolBytes, segmentBytes, lists);
+        return new LayoutSchemes(scheme, minBlock, poolBytes, segmentBytes, lists, fragmentLimit);
+    }
+
+    /** The same choice with eager fragments up to {@code limit} bytes (0: never). */
+    public LayoutSchemes withFragmentLimit(long limit) {
+        return new LayoutSchemes(scheme, minBlock, poolBytes, segmentBytes, listPost, limit);
+    }
+
+    /**
+     * True when a layout message of {@code size} bytes (above the eager limit) goes in eager
+     * fragments: forced, wherever eager records can be claimed and the size is within the limit;
+     * auto, also only where the CPU moves the data (shm). Measured there (docs/benchmarks.md,
+     * "Eager fragments for layouts", frozen, 2026-11-27) against generic and p-rrs at blocks of
+     * 128 B-8 KiB (16 KiB-1 MiB messages of the paper's matrix): fragments had the lowest
+     * latency and the highest window bandwidth at every point, and beat the contiguous RGET from
+     * 1 MiB down to 32 KiB. Over an adapter auto keeps the paper's schemes (the adapter copies;
+     * fragments are not measured there).
+     */
+    boolean fragments(Capabilities caps, Layout layout, long size) {
+        return size <= fragmentsUpTo(caps);
+    }
+
+    /** The largest layout message sent in eager fragments over {@code caps} (0: none). */
+    long fragmentsUpTo(Capabilities caps) {
+        if (!caps.has(Capability.EAGER_CLAIM)) {
+            return 0;
+        }
+        return switch (scheme) {
+            case FRAGMENTS -> fragmentLimit;
+            case AUTO -> caps.has(Capability.RDMA_BY_CPU) ? fragmentLimit : 0;
+            case GENERIC, MULTI_W, P_RRS, BC_SPUP, RWG_UP -> 0;
+        };
     }
 
     /** The median block below which auto packs, for a transport with {@code caps}. */
@@ -152,7 +199,7 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
     SenderChoice senderChoice(Capabilities caps, Layout layout, boolean nativeBase) {
         boolean write = caps.has(Capability.RDMA_WRITE);
         return switch (scheme) {
-            case GENERIC -> SenderChoice.PACK;
+            case GENERIC, FRAGMENTS -> SenderChoice.PACK;
             case P_RRS -> caps.has(Capability.RDMA_READ) ? SenderChoice.PACK_FOR_READ
                     : SenderChoice.PACK;
             case MULTI_W -> write && nativeBase ? SenderChoice.BLOCK_WRITES : SenderChoice.PACK;
@@ -199,7 +246,7 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
         return switch (scheme) {
             case MULTI_W -> true;
             case AUTO -> multiWAuto(caps, layout);
-            case GENERIC, P_RRS, BC_SPUP, RWG_UP -> false;
+            case GENERIC, P_RRS, BC_SPUP, RWG_UP, FRAGMENTS -> false;
         };
     }
 
@@ -211,7 +258,7 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
         return switch (scheme) {
             case P_RRS -> true;
             case AUTO -> blocksLargeEnough(caps, layout);
-            case GENERIC, MULTI_W, BC_SPUP, RWG_UP -> false;
+            case GENERIC, MULTI_W, BC_SPUP, RWG_UP, FRAGMENTS -> false;
         };
     }
 
@@ -228,8 +275,14 @@ public record LayoutSchemes(Scheme scheme, long minBlock, long poolBytes, long s
     /** One line for proto-info. */
     String describe(Capabilities caps) {
         String pools = "; pools " + poolBytes + " B in segments of " + segmentBytes + " B";
+        String fragments = !caps.has(Capability.EAGER_CLAIM) || fragmentLimit == 0 ? ""
+                : "; eager fragments up to " + fragmentLimit + " B";
         return switch (scheme) {
-            case AUTO -> "auto by the median block" + autoTable(caps) + pools;
+            case AUTO -> (caps.has(Capability.RDMA_BY_CPU) && !fragments.isEmpty()
+                    ? fragments.substring(2) + ", above them " : "")
+                    + "auto by the median block" + autoTable(caps) + pools;
+            case FRAGMENTS -> "fragments (forced where eager records can be claimed)" + fragments
+                    + "; generic above";
             case GENERIC -> "generic (forced)";
             case MULTI_W -> "multi-w (forced where RDMA write and native memory exist)"
                     + (listPost ? "" : "; single posts");

@@ -18,6 +18,8 @@ final class PeerState {
     /** Reads this endpoint may have in flight: the configured window within the transport's. */
     final int readWindow;
     final SelectionTable selection;
+    /** The fragmented eager message arriving from this peer ({@link FragmentReceiver}). */
+    final FragmentReceiver.Arrival fragments = new FragmentReceiver.Arrival();
 
     /**
      * @param configuredEagerLimit the core's eager limit; negative when it is the default (its

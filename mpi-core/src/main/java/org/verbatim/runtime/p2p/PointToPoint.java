@@ -50,6 +50,8 @@ public final class PointToPoint implements AutoCloseable {
     private final ControlMessages controls;
     private final SegmentSender segmentSender;
     private final SegmentReceiver segmentReceiver;
+    private final FragmentSender fragmentSender;
+    private final FragmentReceiver fragmentReceiver;
     private final SendPath sends;
     private final ReceivePath receives;
     private final boolean multiThreaded;
@@ -85,12 +87,19 @@ public final class PointToPoint implements AutoCloseable {
         this.segmentSender = new SegmentSender(context, this, schemes);
         this.segmentReceiver = new SegmentReceiver(context, this, schemes);
         Arrivals arrivals = new Arrivals(context, this, queues);
-        this.sends = new SendPath(context, this, peers, puts, segmentSender, header);
+        this.fragmentSender = new FragmentSender(context);
+        this.fragmentReceiver = new FragmentReceiver(context, this, queues);
+        this.sends = new SendPath(context, this, peers, puts, segmentSender, fragmentSender,
+                header);
         this.receives = new ReceivePath(context, this, queues, arrivals, puts, gets,
                 segmentReceiver);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
+        dispatch.registerKind(WireHeader.FRAG_FIRST, "p2p eager fragments",
+                fragmentReceiver::onFirst);
+        dispatch.registerKind(WireHeader.FRAG, "p2p eager fragments",
+                fragmentReceiver::onFragment);
         dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", arrivals::onFin);
         dispatch.registerKind(WireHeader.SYNC_ACK, "p2p synchronous send", arrivals::onFin);
         dispatch.registerKind(WireHeader.CTS, "p2p RPUT", puts::onCts);
@@ -127,6 +136,10 @@ public final class PointToPoint implements AutoCloseable {
 
     SegmentReceiver segmentReceiver() {
         return segmentReceiver;
+    }
+
+    FragmentReceiver fragmentReceiver() {
+        return fragmentReceiver;
     }
 
     /** The state of peer {@code world}, made on first use. */
@@ -400,6 +413,7 @@ public final class PointToPoint implements AutoCloseable {
     public void close() {
         segmentSender.close();
         segmentReceiver.close();
+        fragmentSender.close();
         puts.close();
         controls.close();
         arena.close();

@@ -48,6 +48,8 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
     boolean ctsReference;
     /** RGET straight into the blocks (p-rrs): where the next read lands. */
     BlockCursor cursor;
+    /** Eager fragments into {@link #layout}: where the next fragment is unpacked. */
+    LayoutCursor fragmentCursor;
     /** Segments (bc-spup, rwg-up): slots and progress; null otherwise. */
     SegmentReceive segments;
     /** True while in the pending queue. */
@@ -129,6 +131,7 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         this.ctsReference = false;
         this.cursor = null;
         this.segments = null;
+        this.fragmentCursor = null;
     }
 
     /**

@@ -24,6 +24,8 @@ public final class SelectionTable {
         EAGER_COPY("eager (copy into the transport's buffer)"),
         EAGER_PACK_CLAIM("eager, packed straight into the claimed slot"),
         EAGER_PACK("eager, packed through scratch"),
+        EAGER_FRAGMENTS("eager fragments, packed straight into claimed records and unpacked"
+                + " straight out of them"),
         RGET_ZCOPY("RGET zero-copy"),
         RGET_STAGED("RGET through a native staging copy"),
         RGET_PACKED("RGET of a packed staging buffer"),
@@ -45,7 +47,8 @@ public final class SelectionTable {
         }
 
         public boolean rendezvous() {
-            return this != EAGER_COPY && this != EAGER_PACK_CLAIM && this != EAGER_PACK;
+            return this != EAGER_COPY && this != EAGER_PACK_CLAIM && this != EAGER_PACK
+                    && this != EAGER_FRAGMENTS;
         }
 
         public boolean put() {
@@ -129,12 +132,17 @@ public final class SelectionTable {
 
     /**
      * The protocol for a message of {@code size} bytes laid out by {@code layout} over a base
-     * that is native memory or not: eager as {@link #select}, and above it the datatype scheme
-     * {@link LayoutSchemes} picks (multi-w writes from the blocks; otherwise packed).
+     * that is native memory or not: eager as {@link #select}, and above it eager fragments or
+     * the datatype scheme {@link LayoutSchemes} picks (multi-w writes from the blocks; otherwise
+     * packed). A synchronous send never goes in fragments (they complete without the receiver).
      */
-    public Protocol selectLayout(long size, Layout layout, boolean nativeBase) {
+    public Protocol selectLayout(long size, Layout layout, boolean nativeBase,
+                                 boolean synchronous) {
         if (size <= eagerLimit) {
             return table[DataClass.LAYOUT.ordinal()][0];
+        }
+        if (!synchronous && schemes.fragments(caps, layout, size)) {
+            return Protocol.EAGER_FRAGMENTS;
         }
         return switch (schemes.senderChoice(caps, layout, nativeBase)) {
             case BLOCK_WRITES -> Protocol.RPUT_LAYOUT;
@@ -174,6 +182,18 @@ public final class SelectionTable {
             Protocol[] row = table[c.ordinal()];
             sb.append(prefix).append(String.format("%-17s", c.name().toLowerCase()))
                     .append(" 0..").append(eagerLimit).append(" B: ").append(label(row[0]));
+            long fragmentsUpTo = c == DataClass.LAYOUT ? schemes.fragmentsUpTo(caps) : 0;
+            if (fragmentsUpTo > eagerLimit) {
+                sb.append("; ").append(eagerLimit + 1).append("..").append(fragmentsUpTo)
+                        .append(" B: ").append(label(Protocol.EAGER_FRAGMENTS))
+                        .append("; above, by the datatype scheme: ").append(label(row[1]));
+                if (putFrom != RendezvousPolicy.NEVER) {
+                    sb.append(" (from ").append(putFrom).append(" B: ").append(label(row[2]))
+                            .append(')');
+                }
+                sb.append('\n');
+                continue;
+            }
             if (putFrom > eagerLimit + 1) {
                 sb.append("; ").append(eagerLimit + 1).append("..")
                         .append(putFrom == RendezvousPolicy.NEVER ? "" : (putFrom - 1) + " B")

@@ -55,6 +55,10 @@ public final class SendOp extends RequestState implements Retryable, CompletionC
     BlockCursor remoteCursor;
     /** Segments (bc-spup, rwg-up): the receiver's slots and progress; null otherwise. */
     SegmentSend segments;
+    /** Eager fragments ({@link FragmentSender}): where the next fragment is packed from, and
+     *  the message bytes already committed. */
+    LayoutCursor fragmentCursor;
+    long fragmentSent;
     /** The protocol chosen from the peer's selection table. */
     SelectionTable.Protocol protocol;
     /** True while the send is in the pending queue. */

@@ -32,6 +32,7 @@ final class SendPath {
     private final PeerState[] byWorld;
     private final PutRendezvous puts;
     private final SegmentSender segmentSender;
+    private final FragmentSender fragmentSender;
     /** Header scratch ({@link WireHeader#RTS_SIZE} bytes), used only under the lock. */
     private final MemorySegment header;
     private final MemorySegment baseHeader;
@@ -40,7 +41,7 @@ final class SendPath {
     private final EagerClaim claim = new EagerClaim();
 
     SendPath(ProtocolContext context, PointToPoint owner, Peers peers, PutRendezvous puts,
-             SegmentSender segmentSender, MemorySegment header) {
+             SegmentSender segmentSender, FragmentSender fragmentSender, MemorySegment header) {
         this.context = context;
         this.owner = owner;
         this.lock = context.lock();
@@ -52,6 +53,7 @@ final class SendPath {
         this.byWorld = peers.byWorld;
         this.puts = puts;
         this.segmentSender = segmentSender;
+        this.fragmentSender = fragmentSender;
         this.header = header;
         this.baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
         this.rtsHeader = header.asSlice(0, WireHeader.RTS_SIZE);
@@ -73,7 +75,12 @@ final class SendPath {
                     : base.isNative() ? SelectionTable.DataClass.CONTIGUOUS_NATIVE
                     : SelectionTable.DataClass.CONTIGUOUS_HEAP;
             SelectionTable.Protocol proto = layout == null ? p.selection.select(dc, size)
-                    : p.selection.selectLayout(size, layout, base.isNative());
+                    : p.selection.selectLayout(size, layout, base.isNative(),
+                    mode == Mode.SYNCHRONOUS);
+            if (proto == SelectionTable.Protocol.EAGER_FRAGMENTS) {
+                return sendFragments(p, ctx, myCommRank, dest, tag, base, layout, keepAlive,
+                        signature, size);
+            }
             MemorySegment packed = null;
             boolean fromBlocks = false; // multi-w, bc-spup, rwg-up: the sender walks the layout
             if (layout != null) {
@@ -135,6 +142,24 @@ final class SendPath {
         }
     }
 
+    /** A layout in eager fragments ({@link FragmentSender}): complete once the last is out. */
+    private SendOp sendFragments(PeerState p, int ctx, int myCommRank, int dest, int tag,
+                                 MemorySegment base, Layout layout, Object keepAlive,
+                                 short signature, long size) {
+        SendOp s = new SendOp(owner, p, ctx, myCommRank, tag, base, keepAlive, false);
+        s.signature = signature;
+        s.protocol = SelectionTable.Protocol.EAGER_FRAGMENTS;
+        s.layout = layout;
+        s.messageBytes = size;
+        s.statusBytesOverride(size);
+        s.fragmentCursor = layout.cursor();
+        profiler.messageSent(size);
+        if (dispatch.pendingFor(dest) > 0 || !fragmentSender.post(s)) {
+            owner.makePending(s);
+        }
+        return s;
+    }
+
     private boolean sendClaimed(PeerState p, int ctx, int myCommRank, int tag, MemorySegment base,
                                 Layout layout, long size) {
         int total = (int) (WireHeader.BASE_SIZE + size);
@@ -171,6 +196,9 @@ final class SendPath {
     /** Tries to hand the send to the transport; false if it must wait (RETRY). */
     private boolean tryPost(SendOp s) {
         PeerState p = s.peer;
+        if (s.protocol == SelectionTable.Protocol.EAGER_FRAGMENTS) {
+            return fragmentSender.post(s);
+        }
         int status;
         if (s.rendezvous) {
             int flags = s.put ? WireHeader.FLAG_RPUT : 0;

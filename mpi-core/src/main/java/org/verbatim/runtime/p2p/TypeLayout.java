@@ -2,6 +2,7 @@ package org.verbatim.runtime.p2p;
 
 import java.lang.foreign.MemorySegment;
 import org.verbatim.datatype.MessageShape;
+import org.verbatim.datatype.TypeCursor;
 
 /**
  * A datatype's committed form as message data: {@code count} elements of a committed type over
@@ -62,6 +63,23 @@ public final class TypeLayout implements Layout {
     public void unpack(MemorySegment from, long at, long length, MemorySegment base,
                        long position) {
         shape.cursor().seek(position).unpack(from, at, base, length);
+    }
+
+    /** The engine's own cursor: each piece continues where the previous one stopped. */
+    @Override
+    public LayoutCursor cursor() {
+        TypeCursor c = shape.cursor();
+        return new LayoutCursor() {
+            @Override
+            public void pack(MemorySegment base, MemorySegment to, long at, long length) {
+                c.pack(base, to, at, length);
+            }
+
+            @Override
+            public void unpack(MemorySegment from, long at, MemorySegment base, long length) {
+                c.unpack(from, at, base, length);
+            }
+        };
     }
 
     @Override

@@ -21,6 +21,10 @@ public final class Unexpected {
     boolean put;
     /** With {@link #put}: the sender moves the data in segments (bc-spup, rwg-up). */
     boolean segments;
+    /** Eager fragments ({@link FragmentReceiver}): {@link #payload} holds the first
+     *  {@link #arrived} bytes; the rest is still arriving. */
+    boolean fragmented;
+    long arrived;
     /** The sender's type-signature code from the header (0: unchecked). */
     short signature;
     /** Eager payload (from the pool), or null for a rendezvous. */

@@ -71,6 +71,19 @@ public final class WireHeader {
     /** RPUT finished without an immediate: the data is in place (REQUEST = receiver's id). */
     public static final byte PUT_FIN = 6;
 
+    /**
+     * First eager fragment of a message larger than one eager record (a layout packed straight
+     * into the records, see {@link FragmentSender}): the common header with LENGTH the whole
+     * message's bytes, then the first fragment's data. Kinds 7-9 are {@link SegmentWire}'s.
+     */
+    public static final byte FRAG_FIRST = 10;
+    /**
+     * A later eager fragment: LENGTH is the offset of its data in the message, REQUEST the whole
+     * message's bytes; the other fields are unused. Fragments of one message follow each other
+     * with no other point-to-point message of the same sender between them.
+     */
+    public static final byte FRAG = 11;
+
     /** flag: the sender waits for SYNC_ACK (synchronous mode). */
     public static final byte FLAG_SYNC = 1;
     /** flag on an RTS: the sender asks for RPUT (answer with CTS), not RGET. */

@@ -110,4 +110,50 @@ class LayoutSchemesSelectionTest {
         assertThrows(MpiError.class, () -> LayoutSchemes.parse("auto", -1, 1000, 4096, "s"));
         assertThrows(MpiError.class, () -> LayoutSchemes.parse("auto", -1, 1 << 20, 32, "s"));
     }
+
+    private static final Capabilities CMA_CLAIM = caps(1024, Capability.RDMA_READ,
+            Capability.RDMA_WRITE, Capability.READ_SCATTER, Capability.RDMA_BY_CPU,
+            Capability.EAGER_CLAIM);
+    private static final Capabilities ADAPTER_CLAIM = caps(16, Capability.RDMA_READ,
+            Capability.RDMA_WRITE, Capability.EAGER_CLAIM);
+
+    @Test
+    void eagerFragmentsWhereRecordsCanBeClaimed() {
+        LayoutSchemes auto = LayoutSchemes.auto();
+        // auto: CPU copies, small median block, within the limit
+        assertTrue(auto.fragments(CMA_CLAIM, blocks(256), 32 << 10));
+        assertTrue(auto.fragments(CMA_CLAIM, blocks(4096), LayoutSchemes.DEFAULT_FRAGMENT_LIMIT));
+        assertFalse(auto.fragments(CMA_CLAIM, blocks(4096),
+                LayoutSchemes.DEFAULT_FRAGMENT_LIMIT + 1));
+        assertTrue(auto.fragments(CMA_CLAIM, blocks(8192), 32 << 10)); // any median block
+        assertFalse(auto.fragments(CMA, blocks(256), 32 << 10)); // no claim
+        assertFalse(auto.fragments(ADAPTER_CLAIM, blocks(256), 32 << 10)); // adapter: the paper's
+        assertFalse(auto.withFragmentLimit(0).fragments(CMA_CLAIM, blocks(256), 32 << 10));
+        // forced: any median, any transport that claims, still within the limit
+        LayoutSchemes forced = LayoutSchemes.parse("fragments", -1, "s");
+        assertTrue(forced.fragments(ADAPTER_CLAIM, blocks(65536), 1 << 20));
+        assertFalse(forced.fragments(ADAPTER_CLAIM, blocks(64), (1 << 20) + 1));
+        assertFalse(forced.fragments(CMA, blocks(64), 1000));
+        assertEquals(SenderChoice.PACK, forced.senderChoice(CMA_CLAIM, blocks(64), true));
+        assertFalse(LayoutSchemes.parse("generic", -1, "s").fragments(CMA_CLAIM, blocks(64), 1000));
+        assertThrows(MpiError.class, () -> auto.withFragmentLimit(-1));
+    }
+
+    @Test
+    void theSelectionTableSendsSynchronousMessagesWhole() {
+        SelectionTable t = new SelectionTable(CMA_CLAIM, 1000, RendezvousPolicy.NEVER,
+                LayoutSchemes.auto());
+        assertEquals(SelectionTable.Protocol.EAGER_FRAGMENTS,
+                t.selectLayout(5000, blocks(256), true, false));
+        assertEquals(SelectionTable.Protocol.RGET_PACKED,
+                t.selectLayout(5000, blocks(256), true, true));
+        assertEquals(SelectionTable.Protocol.EAGER_PACK_CLAIM,
+                t.selectLayout(1000, blocks(256), true, false));
+        assertFalse(SelectionTable.Protocol.EAGER_FRAGMENTS.rendezvous());
+        String text = t.describe("");
+        assertTrue(text.contains("layout            0..1000 B: eager, packed straight into the"
+                + " claimed slot; 1001..1048576 B: eager fragments"), text);
+        assertFalse(new SelectionTable(CMA_CLAIM, 1000, RendezvousPolicy.NEVER,
+                LayoutSchemes.parse("generic", -1, "s")).describe("").contains("fragments"));
+    }
 }

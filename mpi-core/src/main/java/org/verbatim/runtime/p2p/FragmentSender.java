@@ -1,0 +1,87 @@
+package org.verbatim.runtime.p2p;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.verbatim.runtime.base.Profiler;
+import org.verbatim.spi.EagerClaim;
+import org.verbatim.spi.PostStatus;
+
+/**
+ * The sending half of the fragmented eager protocol for layouts
+ * ({@link SelectionTable.Protocol#EAGER_FRAGMENTS}): a message above the eager limit is packed
+ * fragment by fragment straight into eager records claimed from the transport (over shm: the
+ * receiver's inbox ring), each fragment through the message's resumable {@link LayoutCursor}.
+ * No staging copy, no RTS/FIN round trip, no system call; the receiver unpacks fragment k while
+ * this side packs fragment k+1 (as MPICH's shared-memory cells carry noncontiguous data).
+ *
+ * <p>Order: the send is an ordered item of the pending queue while fragments remain
+ * ({@link SendOp#orderedPeer}), so no later point-to-point message to the same peer goes out
+ * between two of its fragments; the receiver therefore keeps one message in progress per sender
+ * ({@link FragmentReceiver}). The send completes when its last fragment is committed (buffered,
+ * like eager), so synchronous sends never take this protocol.
+ */
+final class FragmentSender implements AutoCloseable {
+    private final ProtocolContext context;
+    private final Profiler profiler;
+    private final Arena arena = Arena.ofShared();
+    /** Header scratch, used under the lock only. */
+    private final MemorySegment header = arena.allocate(WireHeader.BASE_SIZE, 8);
+    private final EagerClaim claim = new EagerClaim();
+
+    FragmentSender(ProtocolContext context) {
+        this.context = context;
+        this.profiler = context.profiler();
+    }
+
+    /**
+     * Data bytes per fragment to {@code p}: the transport's largest eager record less the header,
+     * rounded down to a cache line (so that fragments after the first start on the same offsets
+     * within the packed message as the sender's and receiver's lines, and pack in whole lines).
+     */
+    static long fragmentBytes(PeerState p) {
+        return Math.max(64, (p.transport.capabilities().maxEager() - WireHeader.BASE_SIZE) & ~63L);
+    }
+
+    /**
+     * Posts as many of {@code s}'s remaining fragments as the transport takes now; true when the
+     * last one is out (the send is then complete), false when it must be retried.
+     */
+    boolean post(SendOp s) {
+        PeerState p = s.peer;
+        long total = s.messageBytes;
+        long room = fragmentBytes(p);
+        while (s.fragmentSent < total) {
+            long offset = s.fragmentSent;
+            int n = (int) Math.min(room, total - offset);
+            if (p.endpoint.claim(WireHeader.BASE_SIZE + n, claim) != PostStatus.OK) {
+                return false;
+            }
+            MemorySegment slot = claim.buffer();
+            long at = claim.offset();
+            if (offset == 0) {
+                WireHeader.write(header, WireHeader.FRAG_FIRST, (byte) 0, s.context, s.myCommRank,
+                        s.tag, total, 0);
+                WireHeader.writeSignature(header, s.signature);
+            } else {
+                WireHeader.write(header, WireHeader.FRAG, (byte) 0, 0, 0, 0, offset, total);
+            }
+            MemorySegment.copy(header, 0, slot, at, WireHeader.BASE_SIZE);
+            try {
+                s.fragmentCursor.pack(s.data, slot, at + WireHeader.BASE_SIZE, n);
+            } catch (RuntimeException e) {
+                claim.abort(); // the checks ran before the first fragment; nothing half-sent
+                throw e;
+            }
+            claim.commit();
+            s.fragmentSent = offset + n;
+        }
+        s.fragmentCursor = null;
+        s.finish();
+        return true;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}
