@@ -43,13 +43,24 @@ final class FragmentSender implements AutoCloseable {
     }
 
     /**
+     * The data bytes per fragment of a {@code total}-byte message when a fragment may hold
+     * {@code room}: as few fragments as {@code room} allows, of equal size (rounded up to a cache
+     * line), so that no message ends with a sliver (32 KiB in 16,320-byte records went as
+     * 16,320 + 16,320 + 128: a third record and its hand-over for 128 bytes).
+     */
+    static long evenFragments(long total, long room) {
+        long fragments = Math.max(1, (total + room - 1) / room);
+        return Math.min(room, ((total + fragments - 1) / fragments + 63) & ~63L);
+    }
+
+    /**
      * Posts as many of {@code s}'s remaining fragments as the transport takes now; true when the
      * last one is out (the send is then complete), false when it must be retried.
      */
     boolean post(SendOp s) {
         PeerState p = s.peer;
         long total = s.messageBytes;
-        long room = fragmentBytes(p);
+        long room = evenFragments(total, fragmentBytes(p));
         while (s.fragmentSent < total) {
             long offset = s.fragmentSent;
             int n = (int) Math.min(room, total - offset);
