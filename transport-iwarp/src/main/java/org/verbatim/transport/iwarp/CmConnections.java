@@ -364,12 +364,11 @@ final class CmConnections {
         int kind = data.length >= 8 ? b.getInt(0) : 0;
         int from = data.length >= 8 ? b.getInt(4) : -1;
         boolean valid = from >= 0 && from < state.length && from != rank;
+        String what = kind == CONNECT ? "CONNECT" : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind);
         if (valid) {
-            history.note(from, (kind == CONNECT ? "CONNECT" : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind))
-                    + " request (" + state[from] + ")");
+            history.note(from, what + " request (" + state[from] + ")");
         }
-        LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, kind == CONNECT ? "CONNECT"
-                : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind), from, valid ? state[from] : "-");
+        LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, what, from, valid ? state[from] : "-");
         if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
                 || state[from] == State.RECOVERING)) {
             // the client reconnects after an error this side may not have seen yet: drain first
