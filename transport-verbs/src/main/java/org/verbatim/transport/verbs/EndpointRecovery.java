@@ -123,6 +123,12 @@ final class EndpointRecovery {
         } else if (!ep.recovering && !engine.closed) {
             ep.error = "a work request failed with status " + status + " (" + CompletionStatuses.describe(status)
                     + ")";
+            if (spi == CompletionStatus.LOCAL_ERROR) {
+                // never provoked on purpose (unlike a refused remote key): name the device's status,
+                // which the operation's SPI status folds into "local error"
+                LOG.warn("rank {}: work request {} to rank {} on {}: {}; re-establishing the connection",
+                        engine.rank, seq, ep.peer, engine.where, ep.error);
+            }
             recover(ep);
         }
         return 1;
