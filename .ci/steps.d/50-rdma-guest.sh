@@ -77,7 +77,7 @@ if [ "${1:-}" = --in-guest ]; then
     for mod in $mods; do
       t0=$SECONDS
       echo "--- $mod: $(rdma_classes "$mod" | sed 's/.*\.//' | paste -sd' ' -)"
-      JUNIT_DIRECT_TAGS=rdma timeout "${RDMA_MODULE_LIMIT:-2100}" scripts/rdma-guest/junit-direct "$mod" \
+      JUNIT_DIRECT_TAGS=rdma timeout "${RDMA_MODULE_LIMIT:-2400}" scripts/rdma-guest/junit-direct "$mod" \
         $(rdma_classes "$mod") || { rc=$?; echo "--- $mod: FAILED, status $rc"; }
       echo "--- $mod: $((SECONDS - t0)) s"
     done
