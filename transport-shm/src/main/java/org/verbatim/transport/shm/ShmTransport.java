@@ -455,6 +455,16 @@ public final class ShmTransport implements Transport {
         final MpscRing ring = inbox;
         final MemorySegment buffer = ring.buffer();
         int n = 0;
+        try {
+            n = drainInbox(ring, buffer);
+        } finally {
+            ring.flush(); // the batch's records zeroed and their space given back at once
+        }
+        return n;
+    }
+
+    private int drainInbox(MpscRing ring, MemorySegment buffer) {
+        int n = 0;
         while (n < PROGRESS_BATCH) {
             final long record = ring.poll();
             if (record < 0) {
@@ -475,7 +485,7 @@ public final class ShmTransport implements Transport {
                     deliver(type, source, buffer, record, length);
                 }
             } finally {
-                ring.release(record, length);
+                ring.consume(record, length);
             }
             n++;
         }
