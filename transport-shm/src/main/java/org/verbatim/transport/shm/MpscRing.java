@@ -171,6 +171,12 @@ final class MpscRing {
      */
     long poll() {
         while (true) {
+            if (head - published == capacity) {
+                // A whole ring consumed and not given back: producers can have written nothing
+                // since, and the slot at head is the oldest consumed record, not a new one.
+                flush();
+                return -1;
+            }
             final long offset = RING_OFFSET + ((int) head & mask);
             final int length = (int) INT.getAcquire(file, offset + LENGTH_OFFSET);
             if (length <= 0) {
@@ -185,7 +191,7 @@ final class MpscRing {
 
     /** True if the next record is published (padding included): {@link #poll} has work. */
     boolean ready() {
-        return (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
+        return head - published != capacity && (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
     }
 
     /**
@@ -223,6 +229,11 @@ final class MpscRing {
      */
     void consume(long offset, int length) {
         head += RecordDescriptor.align(length);
+    }
+
+    /** Consumer side: bytes of records consumed since the last {@link #flush} (not given back yet). */
+    long unflushed() {
+        return head - published;
     }
 
     /**

@@ -73,6 +73,8 @@ import org.verbatim.spi.WorkList;
 public final class ShmTransport implements Transport {
     /** Records handled per progress call at most, so one flood cannot starve the caller. */
     private static final int PROGRESS_BATCH = 256;
+    /** Consumed bytes of the inbox after which a pass gives them back at once (see drainInbox). */
+    private final long flushBytes;
 
     private final int rank;
     private final ShmConfiguration config;
@@ -131,6 +133,7 @@ public final class ShmTransport implements Transport {
         this.inbox = created == null ? null : new MpscRing(created.file(), config.inboxSize(),
                 config.maxRecordLength(), arena.allocate(config.maxRecordLength(), 64),
                 arena.allocate(Futex.TIMESPEC_SIZE, 8));
+        this.flushBytes = config.inboxSize() / 8;
         this.inboxFd = created == null ? -1 : created.fd();
         this.worldSize = context.size();
         this.jobId = context.bootstrap().jobId();
@@ -458,7 +461,14 @@ public final class ShmTransport implements Transport {
         try {
             n = drainInbox(ring, buffer);
         } finally {
-            ring.flush(); // the batch's records zeroed and their space given back at once
+            // The consumed records are zeroed and their space given back in one go, and not
+            // on the way to the caller: at the next pass that finds nothing new (the caller is
+            // waiting then), or once an eighth of the ring waits for it. Zeroing a record just
+            // read writes a line the producer shares; a reply's claim right after (a locked
+            // instruction) would first wait for that line to be taken from the producer's core.
+            if (n == 0 || ring.unflushed() >= flushBytes) {
+                ring.flush();
+            }
         }
         return n;
     }

@@ -167,7 +167,9 @@ class MpscRingTest {
             }
             assertTrue(batch > 0);
             assertTrue(!offer(sent, 20 + sent % 37), "no space given back before the flush");
+            assertTrue(ring.unflushed() >= batch * 48L, "consumed bytes wait for the flush");
             ring.flush();
+            assertEquals(0, ring.unflushed());
             assertEquals(sent - received, countPublished(), "the batch left the ring");
             for (long at = 0; at < CAPACITY; at += 8) {
                 // zeroed space: every byte outside the records still queued is zero
@@ -210,5 +212,27 @@ class MpscRingTest {
             }
         }
         return false;
+    }
+
+    @Test
+    void aWholeRingConsumedWithoutAFlushIsNotReadAgain() {
+        // 64-byte records fill the 1024-byte ring exactly: after consuming all of them the next
+        // slot is the first one again, consumed but not yet zeroed.
+        int sent = 0;
+        while (offer(sent, 48)) {
+            sent++;
+        }
+        assertEquals(CAPACITY / 64, sent);
+        for (int i = 0; i < sent; i++) {
+            long offset = ring.poll();
+            assertTrue(offset >= 0);
+            assertEquals(i, file.get(ValueLayout.JAVA_INT, offset + RecordDescriptor.SOURCE_OFFSET));
+            ring.consume(offset, ring.length(offset));
+        }
+        assertTrue(!ring.ready(), "nothing new");
+        assertEquals(-1, ring.poll(), "the first record is not delivered twice");
+        assertEquals(0, ring.unflushed(), "the poll gave the ring back");
+        assertTrue(offer(sent, 48));
+        assertEquals(sent, take(48));
     }
 }
