@@ -191,7 +191,8 @@ final class MpscRing {
 
     /** True if the next record is published (padding included): {@link #poll} has work. */
     boolean ready() {
-        return head - published != capacity && (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
+        return head - published != capacity
+                && (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
     }
 
     /**

@@ -73,8 +73,6 @@ import org.verbatim.spi.WorkList;
 public final class ShmTransport implements Transport {
     /** Records handled per progress call at most, so one flood cannot starve the caller. */
     private static final int PROGRESS_BATCH = 256;
-    /** Consumed bytes of the inbox after which a pass gives them back at once (see drainInbox). */
-    private final long flushBytes;
 
     private final int rank;
     private final ShmConfiguration config;
@@ -118,6 +116,8 @@ public final class ShmTransport implements Transport {
     private static final int IDLE_PASSES_PER_CLOCK = 64;
 
     private boolean inProgress;
+    /** Consumed bytes of the inbox after which a pass gives them back at once (see drainInbox). */
+    private final long flushBytes;
     private boolean closed;
 
     ShmTransport(TransportContext context, ShmConfiguration config, Arena arena,
