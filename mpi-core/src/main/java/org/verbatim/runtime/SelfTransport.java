@@ -118,7 +118,8 @@ public final class SelfTransport implements Transport, Endpoint {
     @Override
     public int progress() {
         int work = 0;
-        for (int n = completions.size(); n > 0; n--) {
+        // isEmpty first: this runs on every progress pass, mostly with nothing queued
+        for (int n = completions.isEmpty() ? 0 : completions.size(); n > 0; n--) {
             long[] c = completions.poll();
             if (c[1] == 1) {
                 handler.onImmediate(rank, (int) c[2]);

@@ -6,6 +6,7 @@ import org.verbatim.runtime.base.RequestState;
 import org.verbatim.runtime.ext.CompletionCallback;
 import org.verbatim.runtime.ext.Retryable;
 import org.verbatim.spi.MemoryRegistration;
+import org.verbatim.spi.support.SmallCopy;
 
 /**
  * A posted receive (or a matched-probe receive) in flight: its own pending-queue entry (a read
@@ -92,6 +93,12 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         }
         if (layout != null) {
             layout.unpack(from, at, n, data, 0);
+        } else if (n <= SmallCopy.MAX && from.isNative() && data.isNative()
+                && at + n <= from.byteSize() && n <= data.byteSize() && !data.isReadOnly()
+                && data.scope().isAlive()) {
+            // a small eager message out of a transport's native buffer (the shm ring): by
+            // address, both ranges checked here, the receive buffer writable and alive
+            SmallCopy.copy(from.address() + at, data.address(), (int) n);
         } else {
             MemorySegment.copy(from, at, data, 0, n);
         }

@@ -20,7 +20,10 @@ import java.lang.invoke.VarHandle;
  * {@link RecordDescriptor}. Any number of producers in any processes {@link #claim} space with a
  * CAS on TAIL, fill the record with plain writes and {@link #commit} it by writing its length with
  * release ordering. The one consumer reads the length with acquire ordering and, after use, zeroes
- * the record and moves HEAD on with release ordering.
+ * the record and moves HEAD on with release ordering: at once ({@link #release}), or for a whole
+ * batch of records at a time ({@link #consume} each, then one {@link #flush}), which zeroes the
+ * batch in one copy and publishes HEAD once. The consumer keeps its own position, so it reads
+ * no counter of the shared file per record.
  *
  * <p>Neither side allocates, locks or makes a system call. A record that does not fit before the
  * end of the ring is preceded by a padding record that fills the rest, so every record is contiguous.
@@ -39,6 +42,13 @@ final class MpscRing {
     private final int mask;
     private final int maxRecordLength;
     private final Doorbell doorbell;
+    /** Consumer side: the position of the next record to poll (HEAD as the consumer knows it). */
+    private long head;
+    /**
+     * Consumer side: HEAD as published in the file; the records in [published, head) are
+     * consumed but not yet zeroed, and producers cannot claim their space before the flush.
+     */
+    private long published;
 
     /**
      * @param file            the whole mapped inbox file
@@ -69,6 +79,8 @@ final class MpscRing {
         this.maxRecordLength = maxRecordLength;
         this.zeroes = zeroes;
         this.doorbell = new Doorbell(file, timespec);
+        this.head = (long) LONG.getVolatile(file, (long) HEAD_OFFSET);
+        this.published = head;
     }
 
     int capacity() {
@@ -159,7 +171,12 @@ final class MpscRing {
      */
     long poll() {
         while (true) {
-            final long head = (long) LONG.getOpaque(file, (long) HEAD_OFFSET);
+            if (head - published == capacity) {
+                // A whole ring consumed and not given back: producers can have written nothing
+                // since, and the slot at head is the oldest consumed record, not a new one.
+                flush();
+                return -1;
+            }
             final long offset = RING_OFFSET + ((int) head & mask);
             final int length = (int) INT.getAcquire(file, offset + LENGTH_OFFSET);
             if (length <= 0) {
@@ -168,14 +185,14 @@ final class MpscRing {
             if ((int) INT.get(file, offset + TYPE_OFFSET) != TYPE_PADDING) {
                 return offset;
             }
-            release(offset, length);
+            head += RecordDescriptor.align(length); // padding: consumed here, zeroed by the flush
         }
     }
 
-    /** True if the record at HEAD is published (padding included): {@link #poll} has work. */
+    /** True if the next record is published (padding included): {@link #poll} has work. */
     boolean ready() {
-        final long head = (long) LONG.getOpaque(file, (long) HEAD_OFFSET);
-        return (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
+        return head - published != capacity
+                && (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
     }
 
     /**
@@ -197,12 +214,56 @@ final class MpscRing {
         return (int) INT.get(file, offset + LENGTH_OFFSET);
     }
 
-    /** Consumes the record at {@code offset} (the one {@link #poll} returned): zero it, move HEAD. */
+    /**
+     * Consumes the record at {@code offset} (the one {@link #poll} returned) and gives its space
+     * back to the producers at once: {@link #consume}, then {@link #flush}.
+     */
     void release(long offset, int length) {
-        final int aligned = RecordDescriptor.align(length);
-        MemorySegment.copy(zeroes, 0, file, offset, aligned);
-        final long head = (long) LONG.getOpaque(file, (long) HEAD_OFFSET);
-        LONG.setRelease(file, (long) HEAD_OFFSET, head + aligned);
+        consume(offset, length);
+        flush();
+    }
+
+    /**
+     * Consumes the record at {@code offset} (the one {@link #poll} returned): the next poll
+     * looks past it. Its space goes back to the producers at the next {@link #flush}; the record
+     * must not be read after that.
+     */
+    void consume(long offset, int length) {
+        head += RecordDescriptor.align(length);
+    }
+
+    /** Consumer side: bytes of records consumed since the last {@link #flush} (not given back yet). */
+    long unflushed() {
+        return head - published;
+    }
+
+    /**
+     * Zeroes the records consumed since the last flush (one copy, two where they wrap around the
+     * end of the ring) and publishes HEAD past them with release ordering, so that producers
+     * find their space zeroed.
+     */
+    void flush() {
+        final long from = published;
+        final long to = head;
+        if (from == to) {
+            return;
+        }
+        final int start = (int) from & mask;
+        final long bytes = to - from;
+        final int first = (int) Math.min(bytes, capacity - start);
+        zero(RING_OFFSET + start, first);
+        if (bytes > first) {
+            zero(RING_OFFSET, (int) (bytes - first));
+        }
+        LONG.setRelease(file, (long) HEAD_OFFSET, to);
+        published = to;
+    }
+
+    private void zero(long offset, int bytes) {
+        final int chunk = (int) zeroes.byteSize();
+        for (int done = 0; done < bytes; done += chunk) {
+            MemorySegment.copy(zeroes, 0, file, offset + done, Math.min(chunk, bytes - done));
+        }
     }
 
     /** Bytes published or claimed but not yet consumed (a racy snapshot, for tests and probes). */

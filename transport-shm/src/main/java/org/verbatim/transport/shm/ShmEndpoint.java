@@ -8,6 +8,7 @@ import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.IoVector;
 import org.verbatim.spi.PostStatus;
 import org.verbatim.spi.WorkList;
+import org.verbatim.spi.support.SmallCopy;
 
 /**
  * The way to one same-host peer: its inbox ring (mapped at open) and the queue of operations

@@ -116,6 +116,8 @@ public final class ShmTransport implements Transport {
     private static final int IDLE_PASSES_PER_CLOCK = 64;
 
     private boolean inProgress;
+    /** Consumed bytes of the inbox after which a pass gives them back at once (see drainInbox). */
+    private final long flushBytes;
     private boolean closed;
 
     ShmTransport(TransportContext context, ShmConfiguration config, Arena arena,
@@ -131,6 +133,7 @@ public final class ShmTransport implements Transport {
         this.inbox = created == null ? null : new MpscRing(created.file(), config.inboxSize(),
                 config.maxRecordLength(), arena.allocate(config.maxRecordLength(), 64),
                 arena.allocate(Futex.TIMESPEC_SIZE, 8));
+        this.flushBytes = config.inboxSize() / 8;
         this.inboxFd = created == null ? -1 : created.fd();
         this.worldSize = context.size();
         this.jobId = context.bootstrap().jobId();
@@ -455,6 +458,23 @@ public final class ShmTransport implements Transport {
         final MpscRing ring = inbox;
         final MemorySegment buffer = ring.buffer();
         int n = 0;
+        try {
+            n = drainInbox(ring, buffer);
+        } finally {
+            // The consumed records are zeroed and their space given back in one go, and not
+            // on the way to the caller: at the next pass that finds nothing new (the caller is
+            // waiting then), or once an eighth of the ring waits for it. Zeroing a record just
+            // read writes a line the producer shares; a reply's claim right after (a locked
+            // instruction) would first wait for that line to be taken from the producer's core.
+            if (n == 0 || ring.unflushed() >= flushBytes) {
+                ring.flush();
+            }
+        }
+        return n;
+    }
+
+    private int drainInbox(MpscRing ring, MemorySegment buffer) {
+        int n = 0;
         while (n < PROGRESS_BATCH) {
             final long record = ring.poll();
             if (record < 0) {
@@ -475,7 +495,7 @@ public final class ShmTransport implements Transport {
                     deliver(type, source, buffer, record, length);
                 }
             } finally {
-                ring.release(record, length);
+                ring.consume(record, length);
             }
             n++;
         }

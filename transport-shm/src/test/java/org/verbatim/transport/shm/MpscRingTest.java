@@ -148,4 +148,91 @@ class MpscRingTest {
         assertEquals(null, failure.get());
         assertEquals(0, ring.occupancy());
     }
+
+    @Test
+    void consumedRecordsGoBackToProducersZeroedAtTheFlush() {
+        // Odd sizes so that the batches wrap around the end of the ring (padding included).
+        int sent = 0;
+        int received = 0;
+        for (int round = 0; round < 50; round++) {
+            while (offer(sent, 20 + sent % 37)) {
+                sent++;
+            }
+            int batch = 0;
+            for (long offset = ring.poll(); offset >= 0 && batch < 5; offset = ring.poll()) {
+                int length = ring.length(offset);
+                assertEquals(received++, file.get(ValueLayout.JAVA_INT, offset + RecordDescriptor.SOURCE_OFFSET));
+                ring.consume(offset, length);
+                batch++;
+            }
+            assertTrue(batch > 0);
+            assertTrue(!offer(sent, 20 + sent % 37), "no space given back before the flush");
+            assertTrue(ring.unflushed() >= batch * 48L, "consumed bytes wait for the flush");
+            ring.flush();
+            assertEquals(0, ring.unflushed());
+            assertEquals(sent - received, countPublished(), "the batch left the ring");
+            for (long at = 0; at < CAPACITY; at += 8) {
+                // zeroed space: every byte outside the records still queued is zero
+                if (!inQueuedRecord(at)) {
+                    assertEquals(0L, file.get(ValueLayout.JAVA_LONG, InboxDescriptor.RING_OFFSET + at),
+                            "byte " + at + " zeroed in round " + round);
+                }
+            }
+        }
+        while (take(-1) >= 0) {
+            received++;
+        }
+        assertEquals(sent, received);
+        assertEquals(0, ring.occupancy());
+    }
+
+    /** Records published and not consumed, walked from HEAD as the file has it. */
+    private int countPublished() {
+        long head = file.get(ValueLayout.JAVA_LONG, InboxDescriptor.HEAD_OFFSET);
+        long tail = file.get(ValueLayout.JAVA_LONG, InboxDescriptor.TAIL_OFFSET);
+        int n = 0;
+        for (long pos = head; pos < tail; ) {
+            long at = InboxDescriptor.RING_OFFSET + (pos & (CAPACITY - 1));
+            int length = file.get(ValueLayout.JAVA_INT, at + RecordDescriptor.LENGTH_OFFSET);
+            if (file.get(ValueLayout.JAVA_INT, at + RecordDescriptor.TYPE_OFFSET) != RecordDescriptor.TYPE_PADDING) {
+                n++;
+            }
+            pos += RecordDescriptor.align(length);
+        }
+        return n;
+    }
+
+    /** True when ring byte {@code at} lies in a record between HEAD and TAIL. */
+    private boolean inQueuedRecord(long at) {
+        long head = file.get(ValueLayout.JAVA_LONG, InboxDescriptor.HEAD_OFFSET);
+        long tail = file.get(ValueLayout.JAVA_LONG, InboxDescriptor.TAIL_OFFSET);
+        for (long pos = head; pos < tail; pos++) {
+            if ((pos & (CAPACITY - 1)) == at) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void aWholeRingConsumedWithoutAFlushIsNotReadAgain() {
+        // 64-byte records fill the 1024-byte ring exactly: after consuming all of them the next
+        // slot is the first one again, consumed but not yet zeroed.
+        int sent = 0;
+        while (offer(sent, 48)) {
+            sent++;
+        }
+        assertEquals(CAPACITY / 64, sent);
+        for (int i = 0; i < sent; i++) {
+            long offset = ring.poll();
+            assertTrue(offset >= 0);
+            assertEquals(i, file.get(ValueLayout.JAVA_INT, offset + RecordDescriptor.SOURCE_OFFSET));
+            ring.consume(offset, ring.length(offset));
+        }
+        assertTrue(!ring.ready(), "nothing new");
+        assertEquals(-1, ring.poll(), "the first record is not delivered twice");
+        assertEquals(0, ring.unflushed(), "the poll gave the ring back");
+        assertTrue(offer(sent, 48));
+        assertEquals(sent, take(48));
+    }
 }

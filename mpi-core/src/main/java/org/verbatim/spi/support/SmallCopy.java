@@ -1,4 +1,4 @@
-package org.verbatim.transport.shm;
+package org.verbatim.spi.support;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -8,16 +8,15 @@ import java.lang.foreign.ValueLayout;
  * that spans the address space: the JIT folds its checks away, where {@code MemorySegment.copy}
  * pays for the segments' session and bounds checks and, once the program has copied heap segments
  * too (its type profile is shared by every caller), a virtual call per segment for the array
- * base. On the eager path of an 8-byte message those were a quarter of the sender's time. The
- * same on the receiving side (the runtime's delivery of a small eager message, the ring's clearing
- * of a consumed record) made no difference that could be measured, so it is used only here.
+ * base. Used where a small eager message is copied: into a shared-memory ring record (a quarter
+ * of an 8-byte send's time) and out of it into the receive buffer.
  *
  * <p>The caller guarantees what the checks would: both ranges lie in live native memory it owns
  * for the duration of the call.
  */
-final class SmallCopy {
+public final class SmallCopy {
     /** Largest copy done here; larger ones go through {@code MemorySegment.copy}. */
-    static final int MAX = 256;
+    public static final int MAX = 256;
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -25,7 +24,7 @@ final class SmallCopy {
     }
 
     /** Copies {@code n} (at most {@link #MAX}) bytes from address {@code from} to {@code to}. */
-    static void copy(long from, long to, int n) {
+    public static void copy(long from, long to, int n) {
         int i = 0;
         for (; i + 8 <= n; i += 8) {
             ALL.set(LONG, to + i, ALL.get(LONG, from + i));

@@ -1,4 +1,4 @@
-package org.verbatim.transport.shm;
+package org.verbatim.spi.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
