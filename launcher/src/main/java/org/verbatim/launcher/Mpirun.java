@@ -73,11 +73,18 @@ public final class Mpirun {
             messages.println("mpirun: " + e.getMessage());
             return 2;
         }
-        if (aot) {
-            Path cache = aotCache(options, rankCommand, config, messages);
-            if (cache != null) {
-                command = rankCommand.build(options.program(), cache);
-            }
+        List<String> lean;
+        try {
+            RankCommand.Shorthand shorthand = RankCommand.shorthand(options.program());
+            lean = shorthand == null ? List.of() : LeanJvm.options(LauncherSettings.LEAN_JVM.get(config),
+                    options.localRanks(), org.verbatim.bootstrap.HostInfo.onlineCores(), shorthand.jvmOptions());
+        } catch (IllegalArgumentException e) {
+            messages.println("mpirun: " + e.getMessage());
+            return 2;
+        }
+        Path cache = aot ? aotCache(options, rankCommand, config, messages) : null;
+        if (cache != null || !lean.isEmpty()) {
+            command = rankCommand.build(options.program(), cache, lean);
         }
         try {
             Job job = new Job(options, command, out, err, ShmCleaner.SHM, forwardStdin && options.isLocal(0));

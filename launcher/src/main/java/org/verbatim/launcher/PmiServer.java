@@ -38,6 +38,8 @@ public final class PmiServer implements AutoCloseable {
     public static final int KVSNAME_MAX = 256;
     public static final int KEYLEN_MAX = 64;
     public static final int VALLEN_MAX = 1024;
+    /** Most keys one mget may ask for: the reply stays under PmiWire.MAX_LINE. */
+    static final int MGET_MAX_KEYS = 48;
 
     /** What the job hears from its ranks. Called on connection threads. */
     public interface Listener {
@@ -333,6 +335,7 @@ public final class PmiServer implements AutoCloseable {
                         Integer.toString(listener.universeSize(size))));
                 case "put" -> put(m);
                 case "get" -> get(m);
+                case "mget" -> mget(m);
                 case "barrier_in" -> barrierIn();
                 case "finalize" -> {
                     if (rank >= 0) {
@@ -409,6 +412,29 @@ public final class PmiServer implements AutoCloseable {
             } else {
                 send(PmiWire.format("get_result", "rc", "0", "msg", "success", "value", value));
             }
+        }
+
+        /**
+         * Verbatim's extension (used only by ranks that authenticated, so never sent to Hydra): the
+         * values of keys {@code k0..kN} in one reply, {@code v<i>} left out for a key not found.
+         */
+        private void mget(Map<String, String> m) throws IOException {
+            if (!kvsName.equals(m.get("kvsname"))) {
+                send(PmiWire.format("mget_result", "rc", "-1", "msg", "unknown_kvsname"));
+                return;
+            }
+            StringBuilder reply = new StringBuilder("cmd=mget_result rc=0");
+            for (int i = 0; m.containsKey("k" + i); i++) {
+                if (i >= MGET_MAX_KEYS) {
+                    send(PmiWire.format("mget_result", "rc", "-1", "msg", "more_than_" + MGET_MAX_KEYS + "_keys"));
+                    return;
+                }
+                String value = kvs.get(m.get("k" + i));
+                if (value != null) {
+                    reply.append(" v").append(i).append('=').append(value);
+                }
+            }
+            send(reply.toString());
         }
 
         private void barrierIn() throws IOException {

@@ -12,7 +12,7 @@ import java.util.jar.JarFile;
  * shorthand becomes {@code <jdk>/bin/java --enable-native-access=ALL-UNNAMED [jvm options]
  * -cp <user>:<verbatim> Main args}, or with an AOT cache {@code <jdk>/bin/java
  * --enable-native-access=ALL-UNNAMED -XX:AOTCache=<file> -Xlog:aot=off,cds=off [jvm options] -cp <verbatim>:<user> Main
- * args}; a bare {@code java} becomes the JDK's java; anything else runs as given.
+ * args}, mpirun's own JVM options ({@link LeanJvm}) before the user's; a bare {@code java} becomes the JDK's java; anything else runs as given.
  *
  * @param javaExecutable the JDK >= 25 {@code java} (bin/mpirun passes the one bin/jdk-home finds)
  * @param verbatimClassPath the Verbatim jars (mpi-core, transports, their dependencies)
@@ -39,12 +39,21 @@ public record RankCommand(String javaExecutable, String verbatimClassPath) {
      * a cache is valid only for a class path that starts with the one it was recorded with.
      */
     public List<String> build(List<String> program, java.nio.file.Path aotCache) {
+        return build(program, aotCache, List.of());
+    }
+
+    /**
+     * As {@link #build(List, java.nio.file.Path)}, with {@code launcherJvmOptions} (mpirun's own,
+     * see {@link LeanJvm}) before the user's JVM options in the shorthand; the other forms run as
+     * given.
+     */
+    public List<String> build(List<String> program, java.nio.file.Path aotCache, List<String> launcherJvmOptions) {
         if (program.isEmpty()) {
             throw new IllegalArgumentException("no program given");
         }
         Shorthand s = shorthand(program);
         if (s != null) {
-            return command(s, aotCache);
+            return command(s, aotCache, launcherJvmOptions);
         }
         List<String> cmd = new ArrayList<>(program);
         if (program.getFirst().equals("java")) {
@@ -95,7 +104,7 @@ public record RankCommand(String javaExecutable, String verbatimClassPath) {
         return new Shorthand(List.copyOf(options), target, rest.getFirst(), List.copyOf(rest.subList(1, rest.size())));
     }
 
-    private List<String> command(Shorthand s, java.nio.file.Path aotCache) {
+    private List<String> command(Shorthand s, java.nio.file.Path aotCache, List<String> launcherJvmOptions) {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable);
         cmd.add(NATIVE_ACCESS);
@@ -106,6 +115,7 @@ public record RankCommand(String javaExecutable, String verbatimClassPath) {
             // -Xlog:aot among the user's options shows it all again).
             cmd.add(QUIET_AOT);
         }
+        cmd.addAll(launcherJvmOptions);
         cmd.addAll(s.jvmOptions());
         cmd.add("-cp");
         cmd.add(classPath(s.userClassPath(), aotCache != null));

@@ -121,6 +121,23 @@ class PmiServerTest {
     }
 
     @Test
+    void mgetAnswersManyKeysInOneLine() throws Exception {
+        try (PmiServer server = new PmiServer(2, "kvs", SECRET, listener); Rank a = new Rank(server); Rank b = new Rank(server)) {
+            assertEquals("cmd=put_result rc=0 msg=success", a.ask("cmd=put kvsname=kvs key=h0 value=x%20y"));
+            assertEquals("cmd=put_result rc=0 msg=success", b.ask("cmd=put kvsname=kvs key=h1 value=z"));
+            assertEquals("cmd=mget_result rc=0 v0=x%20y v2=z", b.ask("cmd=mget kvsname=kvs k0=h0 k1=none k2=h1"));
+            assertEquals("cmd=mget_result rc=0", b.ask("cmd=mget kvsname=kvs"));
+            assertEquals("cmd=mget_result rc=-1 msg=unknown_kvsname", b.ask("cmd=mget kvsname=other k0=h0"));
+            StringBuilder many = new StringBuilder("cmd=mget kvsname=kvs");
+            for (int i = 0; i <= PmiServer.MGET_MAX_KEYS; i++) {
+                many.append(" k").append(i).append("=h0");
+            }
+            assertEquals("cmd=mget_result rc=-1 msg=more_than_" + PmiServer.MGET_MAX_KEYS + "_keys", a.ask(many.toString()));
+        }
+        assertEquals(List.of(), events);
+    }
+
+    @Test
     void barrierReleasesOnlyWhenEveryRankHasEntered() throws Exception {
         try (PmiServer server = new PmiServer(3, "kvs", SECRET, listener);
                 Rank a = new Rank(server); Rank b = new Rank(server); Rank c = new Rank(server)) {

@@ -44,6 +44,15 @@ public interface Bootstrap extends AutoCloseable {
     /** Reads a value put by any rank before the last barrier; null if absent. */
     String get(String key);
 
+    /**
+     * Says that {@link #get} of these keys comes next (each put before the last barrier): a
+     * client may fetch them all in a few exchanges instead of one per key, so that reading a
+     * value of every peer costs no round trip per peer (issue 16: start-up of many ranks). The
+     * values fetched serve {@link #get} until the next {@link #barrier()}. By default nothing.
+     */
+    default void prefetch(java.util.Collection<String> keys) {
+    }
+
     /** Collective barrier over the whole job; commits puts. */
     void barrier();
 

@@ -32,6 +32,45 @@ final class Libc {
      */
     private static final Linker.Option ERRNO_STATE = Linker.Option.captureCallState("errno");
 
+    /**
+     * The Linux system call numbers of this machine's architecture, or null (another OS or
+     * architecture: each call then links libc's function of its own). Through libc's
+     * {@code syscall(long number, ...)} every call here shares one downcall shape, so a rank links
+     * one stub for all of them instead of one per function (seven at start-up, some 10 ms of CPU
+     * each in a cold JVM).
+     */
+    private static final SyscallNumbers SYS = SyscallNumbers.of(System.getProperty("os.name", ""),
+            System.getProperty("os.arch", ""));
+
+    record SyscallNumbers(long read, long write, long close, long socket, long connect, long setsockopt,
+                          long getppid, long prctl, long ppoll) {
+        static SyscallNumbers of(String os, String arch) {
+            if (!os.toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+                return null;
+            }
+            return switch (arch) {
+                case "amd64", "x86_64" -> new SyscallNumbers(0, 1, 3, 41, 42, 54, 110, 157, 271);
+                case "aarch64" -> new SyscallNumbers(63, 64, 57, 198, 203, 208, 173, 167, 73);
+                default -> null;
+            };
+        }
+    }
+
+    /** {@code long syscall(long number, long, long, long, long, long)} with errno captured. */
+    private static final class Syscall {
+        static final MethodHandle H = link("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), ERRNO_STATE, Linker.Option.firstVariadicArg(1));
+    }
+
+    private static long syscall(MemorySegment state, String call, long number, long a, long b, long c, long d,
+                                long e) {
+        try {
+            return (long) Syscall.H.invokeExact(state, number, a, b, c, d, e);
+        } catch (Throwable t) {
+            throw failed(call, t);
+        }
+    }
+
     private static MethodHandle link(String name, FunctionDescriptor descriptor,
                                      Linker.Option... options) {
         Linker linker = Linker.nativeLinker();
@@ -90,6 +129,9 @@ final class Libc {
     }
 
     static long read(MemorySegment state, int fd, MemorySegment buf, long len) {
+        if (SYS != null) {
+            return syscall(state, "read", SYS.read(), fd, buf.address(), len, 0, 0);
+        }
         try {
             return (long) Read.H.invokeExact(state, fd, buf, len);
         } catch (Throwable t) {
@@ -98,6 +140,9 @@ final class Libc {
     }
 
     static long write(MemorySegment state, int fd, MemorySegment buf, long len) {
+        if (SYS != null) {
+            return syscall(state, "write", SYS.write(), fd, buf.address(), len, 0, 0);
+        }
         try {
             return (long) Write.H.invokeExact(state, fd, buf, len);
         } catch (Throwable t) {
@@ -106,6 +151,9 @@ final class Libc {
     }
 
     static int close(MemorySegment state, int fd) {
+        if (SYS != null) {
+            return (int) syscall(state, "close", SYS.close(), fd, 0, 0, 0, 0);
+        }
         try {
             return (int) Close.H.invokeExact(state, fd);
         } catch (Throwable t) {
@@ -114,6 +162,9 @@ final class Libc {
     }
 
     static int socket(MemorySegment state, int domain, int type, int protocol) {
+        if (SYS != null) {
+            return (int) syscall(state, "socket", SYS.socket(), domain, type, protocol, 0, 0);
+        }
         try {
             return (int) Socket.H.invokeExact(state, domain, type, protocol);
         } catch (Throwable t) {
@@ -122,6 +173,9 @@ final class Libc {
     }
 
     static int connect(MemorySegment state, int fd, MemorySegment address, int length) {
+        if (SYS != null) {
+            return (int) syscall(state, "connect", SYS.connect(), fd, address.address(), length, 0, 0);
+        }
         try {
             return (int) Connect.H.invokeExact(state, fd, address, length);
         } catch (Throwable t) {
@@ -130,6 +184,9 @@ final class Libc {
     }
 
     static int setsockopt(MemorySegment state, int fd, int level, int name, MemorySegment value, int length) {
+        if (SYS != null) {
+            return (int) syscall(state, "setsockopt", SYS.setsockopt(), fd, level, name, value.address(), length);
+        }
         try {
             return (int) SetSockOpt.H.invokeExact(state, fd, level, name, value, length);
         } catch (Throwable t) {
@@ -139,6 +196,15 @@ final class Libc {
 
     /** poll(fds, count, timeoutMillis): ready descriptors, 0 on timeout, -1 on error. */
     static int poll(MemorySegment state, MemorySegment fds, long count, int timeoutMillis) {
+        if (SYS != null) {
+            // ppoll: aarch64 has no poll; the timeout as a struct timespec, no signal mask
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                MemorySegment timeout = arena.allocate(16, 8);
+                timeout.set(JAVA_LONG, 0, timeoutMillis / 1000);
+                timeout.set(JAVA_LONG, 8, (timeoutMillis % 1000) * 1_000_000L);
+                return (int) syscall(state, "ppoll", SYS.ppoll(), fds.address(), count, timeout.address(), 0, 0);
+            }
+        }
         try {
             return (int) Poll.H.invokeExact(state, fds, count, timeoutMillis);
         } catch (Throwable t) {
@@ -147,6 +213,9 @@ final class Libc {
     }
 
     static int prctl(MemorySegment state, int option, long arg) {
+        if (SYS != null) {
+            return (int) syscall(state, "prctl", SYS.prctl(), option, arg, 0, 0, 0);
+        }
         try {
             return (int) Prctl.H.invokeExact(state, option, arg);
         } catch (Throwable t) {
@@ -155,6 +224,11 @@ final class Libc {
     }
 
     static int getppid() {
+        if (SYS != null) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                return (int) syscall(arena.allocate(CALL_STATE), "getppid", SYS.getppid(), 0, 0, 0, 0, 0);
+            }
+        }
         try {
             return (int) GetPpid.H.invokeExact();
         } catch (Throwable t) {

@@ -30,6 +30,16 @@ public final class PmiClient implements Bootstrap {
     /** Set at start-up: the process manager took the job's secret (Verbatim's mpirun). */
     private boolean verbatimLauncher;
     private LauncherWatch watch;
+    /** Values fetched by {@link #prefetch} since the last barrier (found keys only). */
+    private final Map<String, String> prefetched = new java.util.HashMap<>();
+    /** The process manager answered mget with an error: plain gets from then on. */
+    private boolean mgetRefused;
+
+    /**
+     * Keys per {@code mget} request: Verbatim's mpirun answers at most {@value} values of up to
+     * 1024 bytes in one line, which stays under {@link PmiWire#MAX_LINE}.
+     */
+    public static final int MGET_KEYS = 48;
 
     private PmiClient(PmiChannel channel, int rank, int size, int appNum, String kvsName, int keyLengthMax, int valueLengthMax) {
         this.channel = channel;
@@ -177,6 +187,10 @@ public final class PmiClient implements Bootstrap {
 
     @Override
     public synchronized String get(String key) {
+        String fetched = prefetched.get(key);
+        if (fetched != null) {
+            return fetched;
+        }
         Map<String, String> reply = request("get_result", "get", "kvsname", kvsName, "key", encodedKey(key));
         if (!"0".equals(reply.get("rc")) || !reply.containsKey("value")) {
             return null;
@@ -244,7 +258,49 @@ public final class PmiClient implements Bootstrap {
 
     @Override
     public synchronized void barrier() {
+        prefetched.clear();
         request("barrier_out", "barrier_in");
+    }
+
+    /**
+     * With Verbatim's mpirun, fetches the keys {@value #MGET_KEYS} at a time with its {@code mget}
+     * extension ({@code cmd=mget kvsname=K k0=KEY0 k1=KEY1 ...}, answered by {@code
+     * cmd=mget_result rc=0 v0=VALUE0 ...}, a value left out for a key not found); under another
+     * process manager, or one that refuses mget, nothing (each get asks on its own).
+     */
+    @Override
+    public synchronized void prefetch(java.util.Collection<String> keys) {
+        if (!verbatimLauncher || mgetRefused || closed) {
+            return;
+        }
+        java.util.List<String> all = java.util.List.copyOf(keys);
+        for (int from = 0; from < all.size(); from += MGET_KEYS) {
+            java.util.List<String> chunk = all.subList(from, Math.min(all.size(), from + MGET_KEYS));
+            String[] fields = new String[2 + 2 * chunk.size()];
+            fields[0] = "kvsname";
+            fields[1] = kvsName;
+            for (int i = 0; i < chunk.size(); i++) {
+                fields[2 + 2 * i] = "k" + i;
+                fields[3 + 2 * i] = encodedKey(chunk.get(i));
+            }
+            Map<String, String> reply;
+            try {
+                channel.writeLine(PmiWire.format("mget", fields));
+                reply = PmiWire.parse(channel.readLine());
+            } catch (IOException e) {
+                throw new BootstrapException("mget over " + channel.describe() + " failed: " + e.getMessage(), e);
+            }
+            if (!"mget_result".equals(reply.get("cmd")) || !"0".equals(reply.get("rc"))) {
+                mgetRefused = true;
+                return;
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                String value = reply.get("v" + i);
+                if (value != null) {
+                    prefetched.put(chunk.get(i), PmiWire.decode(value));
+                }
+            }
+        }
     }
 
     /**

@@ -58,6 +58,11 @@ public final class MpiProcess implements AutoCloseable {
         bootstrap.put("verbatim.host." + rank, host);
         bootstrap.barrier();
         this.hosts = new String[size];
+        List<String> hostKeys = new ArrayList<>(size);
+        for (int r = 0; r < size; r++) {
+            hostKeys.add("verbatim.host." + r);
+        }
+        bootstrap.prefetch(hostKeys);
         for (int r = 0; r < size; r++) {
             String h = bootstrap.get("verbatim.host." + r);
             if (h == null) {

@@ -22,6 +22,8 @@ final class FakePmiServer implements AutoCloseable {
     volatile String initRc = "0";
     volatile int valueMax = 1024;
     volatile boolean hangUpOnBarrier;
+    /** Answer Verbatim's mpirun's mget extension (else it gets the unknown-command reply). */
+    volatile boolean mget;
     /** Stop serving (without closing the channel) once the client's start-up is answered. */
     volatile boolean stopAfterStartUp;
     private final int size;
@@ -106,6 +108,21 @@ final class FakePmiServer implements AutoCloseable {
                     String v = kvs.get(m.get("key"));
                     io.write(v == null ? "cmd=get_result rc=-1 msg=key_" + m.get("key") + "_not_found value=unknown"
                             : "cmd=get_result rc=0 msg=success value=" + v);
+                }
+                case "auth" -> io.write("cmd=auth_result rc=0");
+                case "mget" -> {
+                    if (!mget) {
+                        io.write("cmd=error rc=-1 msg=unknown_command_mget");
+                        break;
+                    }
+                    StringBuilder sb = new StringBuilder("cmd=mget_result rc=0");
+                    for (int i = 0; m.containsKey("k" + i); i++) {
+                        String v = kvs.get(m.get("k" + i));
+                        if (v != null) {
+                            sb.append(" v").append(i).append('=').append(v);
+                        }
+                    }
+                    io.write(sb.toString());
                 }
                 case "barrier_in" -> {
                     if (hangUpOnBarrier) {

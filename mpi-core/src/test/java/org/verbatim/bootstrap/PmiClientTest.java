@@ -63,6 +63,70 @@ class PmiClientTest {
     }
 
     @Test
+    void prefetchUnderVerbatimsMpirunFetchesManyKeysPerRequest() throws Exception {
+        try (FakePmiServer server = new FakePmiServer(0, 1)) {
+            server.mget = true;
+            String port = server.listen();
+            Map<String, String> env = Map.of("PMI_PORT", port, "PMI_ID", "0", JobSecret.VARIABLE,
+                    "0123456789abcdef0123456789abcdef");
+            List<String> keys = new java.util.ArrayList<>();
+            try (PmiClient c = PmiClient.connect(env)) {
+                assertTrue(c.verbatimLauncher());
+                for (int r = 0; r < 100; r++) {
+                    keys.add("verbatim.host." + r);
+                    if (r != 42) {
+                        c.put("verbatim.host." + r, "node " + r % 3);
+                    }
+                }
+                c.barrier();
+                int before = server.received.size();
+                c.prefetch(keys);
+                assertEquals(before + 3, server.received.size(), "100 keys in requests of " + PmiClient.MGET_KEYS);
+                for (int r = 0; r < 100; r++) {
+                    assertEquals(r == 42 ? null : "node " + r % 3, c.get("verbatim.host." + r));
+                }
+                // only the key not found asked again, on its own
+                assertEquals(List.of("cmd=get kvsname=kvs_4242_0 key=verbatim.host.42"),
+                        server.received.subList(before + 3, server.received.size()));
+                c.put("verbatim.host.0", "moved");
+                c.barrier();
+                assertEquals("moved", c.get("verbatim.host.0"), "a barrier drops what was fetched");
+            }
+            server.join();
+        }
+    }
+
+    @Test
+    void prefetchFallsBackToPlainGetsWhereMgetIsUnknown() throws Exception {
+        try (FakePmiServer server = new FakePmiServer(0, 1)) {
+            String port = server.listen();
+            Map<String, String> env = Map.of("PMI_PORT", port, "PMI_ID", "0", JobSecret.VARIABLE,
+                    "0123456789abcdef0123456789abcdef");
+            try (PmiClient c = PmiClient.connect(env)) {
+                c.put("a", "1");
+                c.barrier();
+                c.prefetch(List.of("a", "b"));
+                c.prefetch(List.of("a", "b"));
+                assertEquals("1", c.get("a"));
+                assertNull(c.get("b"));
+            }
+            server.join();
+            assertEquals(1, server.received.stream().filter(l -> l.startsWith("cmd=mget")).count(),
+                    "refused once, not asked again: " + server.received);
+        }
+        try (FakePmiServer server = new FakePmiServer(0, 1)) {
+            server.mget = true;
+            String port = server.listen();
+            try (PmiClient c = PmiClient.connect(Map.of("PMI_PORT", port, "PMI_ID", "0"))) {
+                c.prefetch(List.of("a"));
+            }
+            server.join();
+            assertTrue(server.received.stream().noneMatch(l -> l.startsWith("cmd=mget")),
+                    "no mget without Verbatim's mpirun (Hydra): " + server.received);
+        }
+    }
+
+    @Test
     void fdModeWorksOverAnInheritedStyleDescriptor() throws Throwable {
         int[] fds = SocketPair.open();
         FakePmiServer server = new FakePmiServer(0, 1);

@@ -6,6 +6,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.verbatim.bootstrap.Bootstrap;
 import org.verbatim.spi.DynamicPeers;
 import org.verbatim.spi.TransportContext;
@@ -71,6 +73,7 @@ final class ShmOpen {
                 wakeups.create(bootstrap, config.eventFd());
             }
             bootstrap.barrier();
+            bootstrap.prefetch(peerKeys(context, rank, size, "pid", "efd"));
 
             int[] pids = new int[size + DynamicPeers.MAX_ADDED];
             MpscRing[] rings = new MpscRing[size + DynamicPeers.MAX_ADDED];
@@ -101,6 +104,7 @@ final class ShmOpen {
                 wakeups.fetch(bootstrap, pids, rings, arena);
             }
             bootstrap.barrier();
+            bootstrap.prefetch(peerKeys(context, rank, size, "efd-ok", "cma"));
             wakeups.settle(bootstrap, rings);
             // Every same-host rank has mapped every inbox: unlink them all. Each rank removes the
             // files of all its peers as well as its own, so that none survives even if its owner
@@ -175,6 +179,19 @@ final class ShmOpen {
 
     private static String key(String what, int rank) {
         return "shm." + what + "." + rank;
+    }
+
+    /** The keys {@code whats} of every other rank on this host, read next (one mget, not one get each). */
+    private static List<String> peerKeys(TransportContext context, int rank, int size, String... whats) {
+        List<String> keys = new ArrayList<>();
+        for (int p = 0; p < size; p++) {
+            if (p != rank && context.sameHost(p)) {
+                for (String what : whats) {
+                    keys.add(key(what, p));
+                }
+            }
+        }
+        return keys;
     }
 
 }
