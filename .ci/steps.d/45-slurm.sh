@@ -18,6 +18,9 @@ cleanup() {
   for d in slurmd slurmctld; do
     [ -f "$dir/$d.pid" ] && kill "$(cat "$dir/$d.pid")" 2>/dev/null || true
   done
+  # the munged this step started (one that ran before it is left alone): it outlives the step
+  # otherwise, holding whatever descriptors it inherited
+  [ -n "${munged_started:-}" ] && pkill -x munged 2>/dev/null || true
   sleep 1
   rm -rf "$dir"
 }
@@ -55,7 +58,11 @@ if [ ! -s /etc/munge/munge.key ]; then
   chmod 400 /etc/munge/munge.key
 fi
 chown munge:munge /run/munge 2> /dev/null || true
-pgrep -x munged > /dev/null || munged --force 2> /dev/null || munged
+if ! pgrep -x munged > /dev/null; then
+  # its own descriptors only: a daemon that inherits a caller's (a lock, a pipe) holds them
+  (exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; munged --force 2> /dev/null || munged)
+  munged_started=1
+fi
 slurmctld -f "$SLURM_CONF"
 slurmd -f "$SLURM_CONF"
 for _ in $(seq 60); do
