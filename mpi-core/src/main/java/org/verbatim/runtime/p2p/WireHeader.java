@@ -80,8 +80,8 @@ public final class WireHeader {
     /**
      * A later eager fragment: LENGTH is the offset of its data in the message, REQUEST the whole
      * message's bytes; the other fields are unused but FLAGS, which in both fragment kinds holds
-     * the padding before the data (see {@link #FRAG_SLACK}). Fragments of one message follow each other
-     * with no other point-to-point message of the same sender between them.
+     * the padding before the data (see {@link #FRAG_SLACK}). Fragments of one message follow
+     * each other with no other point-to-point message of the same sender between them.
      */
     public static final byte FRAG = 11;
     /**
