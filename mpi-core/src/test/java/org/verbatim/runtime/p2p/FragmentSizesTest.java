@@ -32,7 +32,8 @@ class FragmentSizesTest {
         for (long header = 0; header < 256; header += 16) {
             int pad = FragmentSender.padding(header);
             assertTrue(pad >= 0 && pad <= WireHeader.FRAG_SLACK, header + ": " + pad);
-            assertEquals(0, (header + WireHeader.BASE_SIZE + pad) % 64, "data of a header at " + header);
+            assertEquals(0, (header + WireHeader.BASE_SIZE + pad) % 64,
+                    "data of a header at " + header);
         }
         // a record not 16-byte aligned: no padding beyond the slack (misaligned, still correct)
         assertEquals(0, FragmentSender.padding(40)); // would need 56
@@ -44,7 +45,8 @@ class FragmentSizesTest {
     void aFragmentAndItsSlackFitTheRecord() {
         for (int maxEager : new int[] {256, 1024, 16_384, 65_536}) {
             long room = FragmentSender.fragmentBytes(maxEager);
-            assertTrue(WireHeader.BASE_SIZE + WireHeader.FRAG_SLACK + room <= maxEager, "" + maxEager);
+            assertTrue(WireHeader.BASE_SIZE + WireHeader.FRAG_SLACK + room <= maxEager,
+                    "record of " + maxEager);
             assertEquals(0, room % 64);
         }
         assertEquals(16_256, FragmentSender.fragmentBytes(16_384));
