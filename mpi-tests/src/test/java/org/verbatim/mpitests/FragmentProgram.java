@@ -19,7 +19,7 @@ import mpi.Status;
  * sends to rank 1 unless said otherwise; every receive buffer's gaps must keep their sentinels.
  *
  * <p>Argument: the fragment's data bytes (the transport's eager size less the 32-byte header and
- * the 48 bytes of alignment slack, rounded down to 64).
+ * the 80 bytes of alignment slack, rounded down to 64).
  */
 public final class FragmentProgram {
     private final Checks c;

@@ -106,7 +106,7 @@ final class FragmentReceiver {
     private void take(Arrival a, MemorySegment m, long at, long size) {
         int pad = WireHeader.flags(m, at) & 0xFF;
         long n = size - WireHeader.BASE_SIZE - WireHeader.FRAG_SLACK;
-        if (n <= 0 || n > a.length - a.offset || pad > WireHeader.FRAG_SLACK) {
+        if (n <= 0 || n > a.length - a.offset || pad > WireHeader.FRAG_MAX_PADDING) {
             throw context.fail("rank " + context.worldRank() + ": fragment of " + n + " bytes at "
                     + a.offset + " of a " + a.length + "-byte message (padding " + pad + ")");
         }

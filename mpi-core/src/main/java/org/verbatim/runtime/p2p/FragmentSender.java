@@ -55,7 +55,7 @@ final class FragmentSender implements AutoCloseable {
      */
     static int padding(long headerAddress) {
         int pad = (int) (-(headerAddress + WireHeader.BASE_SIZE) & 63);
-        return pad <= WireHeader.FRAG_SLACK ? pad : 0;
+        return pad <= WireHeader.FRAG_MAX_PADDING ? pad : 0;
     }
 
     /**

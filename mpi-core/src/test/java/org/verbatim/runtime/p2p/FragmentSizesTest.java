@@ -31,7 +31,7 @@ class FragmentSizesTest {
     void fragmentDataStartsOnACacheLineWithinTheSlack() {
         for (long header = 0; header < 256; header += 16) {
             int pad = FragmentSender.padding(header);
-            assertTrue(pad >= 0 && pad <= WireHeader.FRAG_SLACK, header + ": " + pad);
+            assertTrue(pad >= 0 && pad <= WireHeader.FRAG_MAX_PADDING, header + ": " + pad);
             assertEquals(0, (header + WireHeader.BASE_SIZE + pad) % 64,
                     "data of a header at " + header);
         }
@@ -50,5 +50,15 @@ class FragmentSizesTest {
             assertEquals(0, room % 64);
         }
         assertEquals(16_256, FragmentSender.fragmentBytes(16_384));
+    }
+
+    /** With shm's 16-byte record header, a fragment record that starts on a line ends on one. */
+    @Test
+    void aFragmentRecordIsWholeCacheLines() {
+        for (long n = 64; n <= 16_256; n += 64) {
+            long record = 16 + WireHeader.BASE_SIZE + WireHeader.FRAG_SLACK + n;
+            assertEquals(0, record % 64, "record of " + n + " data bytes");
+        }
+        assertEquals(16, FragmentSender.padding(16), "a record on a line: data 64 bytes in");
     }
 }
