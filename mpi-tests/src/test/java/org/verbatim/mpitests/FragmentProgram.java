@@ -18,8 +18,8 @@ import mpi.Status;
  * same tag, truncation, partial receives, cancel, and a contiguous receive of a vector. Rank 0
  * sends to rank 1 unless said otherwise; every receive buffer's gaps must keep their sentinels.
  *
- * <p>Argument: the fragment's data bytes (the transport's eager size less the 32-byte header,
- * rounded down to 64).
+ * <p>Argument: the fragment's data bytes (the transport's eager size less the 32-byte header and
+ * the 80 bytes of alignment slack, rounded down to 64).
  */
 public final class FragmentProgram {
     private final Checks c;

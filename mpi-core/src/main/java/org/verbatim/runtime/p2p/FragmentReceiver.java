@@ -84,7 +84,7 @@ final class FragmentReceiver {
             queues.addUnexpected(u);
             profiler.unexpected();
         }
-        take(a, m, at + WireHeader.BASE_SIZE, size - WireHeader.BASE_SIZE);
+        take(a, m, at, size);
     }
 
     void onFragment(int sourceWorld, MemorySegment m, long at, long size) {
@@ -96,15 +96,21 @@ final class FragmentReceiver {
                     + sourceWorld + (a.active ? " where byte " + a.offset + " of " + a.length
                     + " was next" : " with no fragmented message in progress"));
         }
-        take(a, m, at + WireHeader.BASE_SIZE, size - WireHeader.BASE_SIZE);
+        take(a, m, at, size);
     }
 
-    /** The fragment's {@code n} data bytes at {@code from}: into the receive or the buffer. */
-    private void take(Arrival a, MemorySegment m, long from, long n) {
-        if (n <= 0 || n > a.length - a.offset) {
+    /**
+     * The data of the fragment record at {@code at} ({@code size} bytes: header, slack, data;
+     * the data {@link WireHeader#FLAGS} bytes after the header): into the receive or the buffer.
+     */
+    private void take(Arrival a, MemorySegment m, long at, long size) {
+        int pad = WireHeader.flags(m, at) & 0xFF;
+        long n = size - WireHeader.BASE_SIZE - WireHeader.FRAG_SLACK;
+        if (n <= 0 || n > a.length - a.offset || pad > WireHeader.FRAG_MAX_PADDING) {
             throw context.fail("rank " + context.worldRank() + ": fragment of " + n + " bytes at "
-                    + a.offset + " of a " + a.length + "-byte message");
+                    + a.offset + " of a " + a.length + "-byte message (padding " + pad + ")");
         }
+        long from = at + WireHeader.BASE_SIZE + pad;
         if (a.receive != null) {
             deliver(a.receive, m, from, a.offset, Math.min(n, a.accept - a.offset));
         } else {

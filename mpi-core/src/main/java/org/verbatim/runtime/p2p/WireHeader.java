@@ -79,10 +79,24 @@ public final class WireHeader {
     public static final byte FRAG_FIRST = 10;
     /**
      * A later eager fragment: LENGTH is the offset of its data in the message, REQUEST the whole
-     * message's bytes; the other fields are unused. Fragments of one message follow each other
-     * with no other point-to-point message of the same sender between them.
+     * message's bytes; the other fields are unused but FLAGS, which in both fragment kinds holds
+     * the padding before the data (see {@link #FRAG_SLACK}). Fragments of one message follow
+     * each other with no other point-to-point message of the same sender between them.
      */
     public static final byte FRAG = 11;
+    /**
+     * Bytes a fragment's record holds beyond its header and data: the data starts {@link #FLAGS}
+     * bytes after the header (0 to 48: padding that puts it on a cache line, where the copies
+     * into and out of the record run at full speed), and the record is always {@code BASE_SIZE +
+     * FRAG_SLACK + data} bytes long, so its data length is known without the padding. 80 rather
+     * than 48: with shm's 16-byte record header a fragment record is then a whole number of cache
+     * lines (16 + 32 + 80 + a multiple of 64), so a record that starts on a line ends on one and
+     * the next fragment's record starts on a line too (the consumer's zeroing of a consumed record
+     * then runs on whole lines as well).
+     */
+    public static final int FRAG_SLACK = 80;
+    /** The most padding a fragment's data takes to reach a cache line. */
+    public static final int FRAG_MAX_PADDING = 48;
 
     /** flag: the sender waits for SYNC_ACK (synchronous mode). */
     public static final byte FLAG_SYNC = 1;
