@@ -1,6 +1,9 @@
 package org.verbatim.bootstrap;
 
 import java.io.IOException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,7 +34,7 @@ public final class PmiClient implements Bootstrap {
     private boolean verbatimLauncher;
     private LauncherWatch watch;
     /** Values fetched by {@link #prefetch} since the last barrier (found keys only). */
-    private final Map<String, String> prefetched = new java.util.HashMap<>();
+    private final Map<String, String> prefetched = new HashMap<>();
     /** The process manager answered mget with an error: plain gets from then on. */
     private boolean mgetRefused;
 
@@ -269,13 +272,13 @@ public final class PmiClient implements Bootstrap {
      * process manager, or one that refuses mget, nothing (each get asks on its own).
      */
     @Override
-    public synchronized void prefetch(java.util.Collection<String> keys) {
+    public synchronized void prefetch(Collection<String> keys) {
         if (!verbatimLauncher || mgetRefused || closed) {
             return;
         }
-        java.util.List<String> all = java.util.List.copyOf(keys);
+        List<String> all = List.copyOf(keys);
         for (int from = 0; from < all.size(); from += MGET_KEYS) {
-            java.util.List<String> chunk = all.subList(from, Math.min(all.size(), from + MGET_KEYS));
+            List<String> chunk = all.subList(from, Math.min(all.size(), from + MGET_KEYS));
             String[] fields = new String[2 + 2 * chunk.size()];
             fields[0] = "kvsname";
             fields[1] = kvsName;
