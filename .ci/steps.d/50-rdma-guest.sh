@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# budget-minutes: 75
+# budget-minutes: 80
 # CI step: the RDMA test bed (docs/rdma-guest.md). Prepares the QEMU guest from Debian packages
 # (idempotent: the cache in scripts/rdma-guest/cache/ is reused when present), then runs inside
 # one guest: ibv_devices (must list rxe0 and siw0), the verbs-binding availability probe (must
@@ -16,12 +16,11 @@ root=$(pwd -P)
 rdma_modules() { # the modules that have test classes tagged "rdma"
   grep -rlE '@Tag\("rdma"\)' --include='*.java' */src/test 2>/dev/null | sed -n 's|^\([^/]*\)/src/test/.*|\1|p' | sort -u
 }
-# Left out of CI to fit the budget (simple class names, space-separated; run them by hand with
-# scripts/rdma-guest/junit-direct): IwarpPointToPointTest's three PointToPointProgram jobs took
-# about 5 minutes each in a TCG guest on a loaded host, and the step's guest run of 45-50 minutes
-# holds the ib tests, transport-iwarp and the iwarp collectives and set-up failure jobs
-# (docs/transport-iwarp.md, Runs). RDMA_CI_SKIP= (empty) runs everything.
-RDMA_CI_SKIP=${RDMA_CI_SKIP-IwarpPointToPointTest}
+# Test classes left out (simple class names, space-separated; run them by hand with
+# scripts/rdma-guest/junit-direct). Empty by default. IwarpPointToPointTest was left out while
+# its jobs took about 5 minutes each on a loaded host; alone in the single-threaded TCG guest a
+# job took 92-100 s (2026-11-27), so it runs again (docs/transport-iwarp.md, Runs).
+RDMA_CI_SKIP=${RDMA_CI_SKIP-}
 rdma_classes() { # $1 = module: its test classes tagged "rdma", less RDMA_CI_SKIP
   local skip c
   for c in $(grep -rlE '@Tag\("rdma"\)' --include='*.java' "$1/src/test/java" \
@@ -77,7 +76,7 @@ if [ "${1:-}" = --in-guest ]; then
     for mod in $mods; do
       t0=$SECONDS
       echo "--- $mod: $(rdma_classes "$mod" | sed 's/.*\.//' | paste -sd' ' -)"
-      JUNIT_DIRECT_TAGS=rdma timeout "${RDMA_MODULE_LIMIT:-2400}" scripts/rdma-guest/junit-direct "$mod" \
+      JUNIT_DIRECT_TAGS=rdma timeout "${RDMA_MODULE_LIMIT:-2700}" scripts/rdma-guest/junit-direct "$mod" \
         $(rdma_classes "$mod") || { rc=$?; echo "--- $mod: FAILED, status $rc"; }
       echo "--- $mod: $((SECONDS - t0)) s"
     done
@@ -185,7 +184,7 @@ result=$(mktemp /tmp/rdma-guest-ci.XXXXXX)
 t=$SECONDS
 # Single-threaded TCG for the test run: multi-threaded TCG crashed a test JVM now and then
 # (scripts/rdma-guest/run, start_guest). The two-guest run has one vCPU per guest.
-RDMA_GUEST_TCG_THREAD=single RDMA_CI_SKIP="$RDMA_CI_SKIP" $run -v --mem 4096 --timeout 3000 -- bash "$root/.ci/steps.d/50-rdma-guest.sh" --in-guest "$result"
+RDMA_GUEST_TCG_THREAD=single RDMA_CI_SKIP="$RDMA_CI_SKIP" $run -v --mem 4096 --timeout 3300 -- bash "$root/.ci/steps.d/50-rdma-guest.sh" --in-guest "$result"
 rc=$?
 echo "--- one-guest run: status $rc ($((SECONDS - t)) s)"
 if read -r p f < "$result" 2>/dev/null && [ -n "${p:-}" ]; then
