@@ -3,8 +3,6 @@ package org.verbatim.transport.shm;
 import static org.verbatim.transport.shm.RecordDescriptor.AUX_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.HEADER_LENGTH;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_HEADER_LENGTH;
-import static org.verbatim.transport.shm.RecordDescriptor.SOURCE_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.TYPE_OFFSET;
 
 
 import java.io.IOException;
@@ -481,8 +479,8 @@ public final class ShmTransport implements Transport {
                 break;
             }
             final int length = ring.length(record);
-            final int type = (int) RECORD_INT.get(buffer, record + TYPE_OFFSET);
-            int source = (int) RECORD_INT.get(buffer, record + SOURCE_OFFSET);
+            final int type = ring.type(record);
+            int source = ring.source(record);
             try {
                 if (source >= ForeignInboxes.SOURCE_BASE) {
                     final int raw = source;
