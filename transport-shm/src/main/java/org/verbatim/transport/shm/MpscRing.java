@@ -56,6 +56,10 @@ final class MpscRing {
      * consumed but not yet zeroed, and producers cannot claim their space before the flush.
      */
     private long published;
+    /** Consumer side: length, type and source of the record {@link #poll} returned last. */
+    private int polledLength;
+    private int polledType;
+    private int polledSource;
 
     /**
      * @param file            the whole mapped inbox file
@@ -194,7 +198,11 @@ final class MpscRing {
             if (length <= 0) {
                 return -1;
             }
-            if ((int) INT.get(ALL, base + offset + TYPE_OFFSET) != TYPE_PADDING) {
+            final int type = (int) INT.get(ALL, base + offset + TYPE_OFFSET);
+            if (type != TYPE_PADDING) {
+                polledLength = length;
+                polledType = type;
+                polledSource = (int) INT.get(ALL, base + offset + SOURCE_OFFSET);
                 return offset;
             }
             head += RecordDescriptor.align(length); // padding: consumed here, zeroed by the flush
@@ -227,14 +235,19 @@ final class MpscRing {
         return (int) INT.get(ALL, record(offset) + LENGTH_OFFSET);
     }
 
-    /** Type of the published record at {@code offset}. */
-    int type(long offset) {
-        return (int) INT.get(ALL, record(offset) + TYPE_OFFSET);
+    /** Length (header included) of the record the last {@link #poll} returned. */
+    int polledLength() {
+        return polledLength;
     }
 
-    /** Source of the published record at {@code offset}. */
-    int source(long offset) {
-        return (int) INT.get(ALL, record(offset) + SOURCE_OFFSET);
+    /** Type of the record the last {@link #poll} returned. */
+    int polledType() {
+        return polledType;
+    }
+
+    /** Source of the record the last {@link #poll} returned. */
+    int polledSource() {
+        return polledSource;
     }
 
     /**

@@ -478,9 +478,9 @@ public final class ShmTransport implements Transport {
             if (record < 0) {
                 break;
             }
-            final int length = ring.length(record);
-            final int type = ring.type(record);
-            int source = ring.source(record);
+            final int length = ring.polledLength();
+            final int type = ring.polledType();
+            int source = ring.polledSource();
             try {
                 if (source >= ForeignInboxes.SOURCE_BASE) {
                     final int raw = source;
