@@ -209,20 +209,6 @@ final class MpscRing {
         }
     }
 
-    /**
-     * {@link #poll} and {@link #consume} in one: the file offset of the next published record,
-     * already consumed (readable until the next {@link #flush}), or -1. The drain's own call of
-     * consume sat on a call site that C2 found too rarely taken to inline (the warm-up's
-     * ping-pongs poll mostly empty rings), a call per record.
-     */
-    long take() {
-        final long offset = poll();
-        if (offset >= 0) {
-            head += RecordDescriptor.align(polledLength);
-        }
-        return offset;
-    }
-
     /** True if the next record is published (padding included): {@link #poll} has work. */
     boolean ready() {
         live();

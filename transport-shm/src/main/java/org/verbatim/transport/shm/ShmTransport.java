@@ -474,23 +474,26 @@ public final class ShmTransport implements Transport {
     private int drainInbox(MpscRing ring, MemorySegment buffer) {
         int n = 0;
         while (n < PROGRESS_BATCH) {
-            // consumed at once: readable until the flush, which only drainInbox makes
-            final long record = ring.take();
+            final long record = ring.poll();
             if (record < 0) {
                 break;
             }
             final int length = ring.polledLength();
             final int type = ring.polledType();
             int source = ring.polledSource();
-            if (source >= ForeignInboxes.SOURCE_BASE) {
-                final int raw = source;
-                source = foreign.peerOf(raw);
-                if (source < 0) {
-                    foreign.park(raw, type, buffer, record, length);
+            try {
+                if (source >= ForeignInboxes.SOURCE_BASE) {
+                    final int raw = source;
+                    source = foreign.peerOf(raw);
+                    if (source < 0) {
+                        foreign.park(raw, type, buffer, record, length);
+                    }
                 }
-            }
-            if (source >= 0) {
-                deliver(type, source, buffer, record, length);
+                if (source >= 0) {
+                    deliver(type, source, buffer, record, length);
+                }
+            } finally {
+                ring.consume(record, length);
             }
             n++;
         }
