@@ -154,7 +154,7 @@ public final class WireHeader {
 
     /**
      * The header's first word: kind, flags, signature and context in one load (decode with
-     * {@link #kindOf}, {@link #flagsOf}, {@link #signatureOf}, {@link #contextOf}); with
+     * {@link #flagsOf}, {@link #signatureOf}, {@link #contextOf}); with
      * {@link #sourceTag} and {@link #length}, an arrival's matching fields in three loads.
      */
     public static long first(MemorySegment m, long at) {
