@@ -68,14 +68,17 @@ final class Arrivals {
     }
 
     void onEager(int sourceWorld, MemorySegment m, long at, long size) {
-        int ctx = WireHeader.context(m, at);
-        int src = WireHeader.source(m, at);
-        int tag = WireHeader.tag(m, at);
+        // three loads for the fields of six (each load of the ring's segment is checked)
+        final long first = WireHeader.first(m, at);
+        final long sourceTag = WireHeader.sourceTag(m, at);
+        int ctx = WireHeader.contextOf(first);
+        int src = WireHeader.sourceOf(sourceTag);
+        int tag = WireHeader.tagOf(sourceTag);
         long length = WireHeader.length(m, at);
-        boolean sync = (WireHeader.flags(m, at) & WireHeader.FLAG_SYNC) != 0;
+        boolean sync = (WireHeader.flagsOf(first) & WireHeader.FLAG_SYNC) != 0;
         RecvOp r = queues.takePosted(ctx, src, tag);
         if (r != null) {
-            checkType(r, WireHeader.signature(m, at), length);
+            checkType(r, WireHeader.signatureOf(first), length);
             long n = Math.min(length, r.capacity());
             r.deliver(m, at + WireHeader.BASE_SIZE, n);
             if (sync) {
@@ -86,7 +89,7 @@ final class Arrivals {
         }
         Unexpected u = new Unexpected(ctx, src, tag, length, false, sync,
                 WireHeader.request(m, at), 0, 0, owner.peer(sourceWorld));
-        u.signature = WireHeader.signature(m, at);
+        u.signature = WireHeader.signatureOf(first);
         if (length > 0) {
             u.payload = pool.acquire(length);
             MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);

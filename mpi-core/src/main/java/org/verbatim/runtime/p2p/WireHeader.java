@@ -152,6 +152,40 @@ public final class WireHeader {
         return (int) I32.get(m, at + TAG);
     }
 
+    /**
+     * The header's first word: kind, flags, signature and context in one load (decode with
+     * {@link #flagsOf}, {@link #signatureOf}, {@link #contextOf}); with
+     * {@link #sourceTag} and {@link #length}, an arrival's matching fields in three loads.
+     */
+    public static long first(MemorySegment m, long at) {
+        return (long) I64.get(m, at + KIND);
+    }
+
+    /** The header's second word: source and tag (decode with {@link #sourceOf}, {@link #tagOf}). */
+    public static long sourceTag(MemorySegment m, long at) {
+        return (long) I64.get(m, at + SOURCE);
+    }
+
+    public static byte flagsOf(long first) {
+        return (byte) (PACKED ? first >>> 8 : first >>> 48);
+    }
+
+    public static short signatureOf(long first) {
+        return (short) (PACKED ? first >>> 16 : first >>> 32);
+    }
+
+    public static int contextOf(long first) {
+        return (int) (PACKED ? first >>> 32 : first);
+    }
+
+    public static int sourceOf(long sourceTag) {
+        return (int) (PACKED ? sourceTag : sourceTag >>> 32);
+    }
+
+    public static int tagOf(long sourceTag) {
+        return (int) (PACKED ? sourceTag >>> 32 : sourceTag);
+    }
+
     public static long length(MemorySegment m, long at) {
         return (long) I64.get(m, at + LENGTH);
     }

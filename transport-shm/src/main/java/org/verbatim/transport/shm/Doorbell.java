@@ -35,6 +35,8 @@ final class Doorbell {
     static final int EVENTFD = 2;
 
     private final MemorySegment file;
+    /** The file's address, for the producer's read of WAKE_ON_COMMIT after each commit. */
+    private final long wakeOnCommit;
     private final MemorySegment sleepingWord;
     /** Owner side only: the relative timeout of a sleep; null for producer views. */
     private final MemorySegment timespec;
@@ -46,6 +48,7 @@ final class Doorbell {
 
     Doorbell(MemorySegment file, MemorySegment timespec) {
         this.file = file;
+        this.wakeOnCommit = file.address() + WAKE_ON_COMMIT_OFFSET;
         this.sleepingWord = file.asSlice(SLEEPING_OFFSET, 4);
         this.timespec = timespec;
     }
@@ -61,9 +64,12 @@ final class Doorbell {
         this.eventFd = fd;
     }
 
-    /** Producer side, after a commit: wakes the owner if it sleeps. */
+    /**
+     * Producer side, after a commit: wakes the owner if it sleeps. Only {@link MpscRing}'s commit
+     * calls it, which has checked that the mapping is alive: the flag is read by address.
+     */
     void ring() {
-        if ((int) INT.get(file, (long) WAKE_ON_COMMIT_OFFSET) == 0) {
+        if ((int) INT.get(RawWords.ALL, wakeOnCommit) == 0) {
             return;
         }
         VarHandle.fullFence();

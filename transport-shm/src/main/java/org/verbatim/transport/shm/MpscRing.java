@@ -10,8 +10,9 @@ import static org.verbatim.transport.shm.RecordDescriptor.SOURCE_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.TYPE_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.TYPE_PADDING;
 
+import static org.verbatim.transport.shm.RawWords.ALL;
+
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -28,15 +29,21 @@ import java.lang.invoke.VarHandle;
  * <p>Neither side allocates, locks or makes a system call. A record that does not fit before the
  * end of the ring is preceded by a padding record that fills the rest, so every record is contiguous.
  * Records claimed by one producer are consumed in claim order.
+ *
+ * <p>Counters and record headers are read and written by address ({@link RawWords}): each
+ * operation checks once that the mapping is alive ({@link #live}) and that a record offset it is
+ * given lies in the ring, instead of the segment checking every word.
  */
 final class MpscRing {
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = RawWords.LONG;
+    private static final VarHandle INT = RawWords.INT;
 
     /** Returned by {@link #claim} when the ring has no room now. */
     static final long FULL = -1;
 
     private final MemorySegment file;
+    /** The file's address: counters and headers are at {@code base + offset} ({@link RawWords}). */
+    private final long base;
     private final MemorySegment zeroes;
     private final int capacity;
     private final int mask;
@@ -49,6 +56,10 @@ final class MpscRing {
      * consumed but not yet zeroed, and producers cannot claim their space before the flush.
      */
     private long published;
+    /** Consumer side: length, type and source of the record {@link #poll} returned last. */
+    private int polledLength;
+    private int polledType;
+    private int polledSource;
 
     /**
      * @param file            the whole mapped inbox file
@@ -74,12 +85,13 @@ final class MpscRing {
             throw new IllegalArgumentException("inbox file too small: " + file.byteSize());
         }
         this.file = file;
+        this.base = file.address();
         this.capacity = capacity;
         this.mask = capacity - 1;
         this.maxRecordLength = maxRecordLength;
         this.zeroes = zeroes;
         this.doorbell = new Doorbell(file, timespec);
-        this.head = (long) LONG.getVolatile(file, (long) HEAD_OFFSET);
+        this.head = (long) LONG.getVolatile(ALL, base + HEAD_OFFSET);
         this.published = head;
     }
 
@@ -108,19 +120,20 @@ final class MpscRing {
             throw new IllegalArgumentException("record length " + length + " not in ["
                     + HEADER_LENGTH + ", " + maxRecordLength + "]");
         }
+        live();
         final int required = RecordDescriptor.align(length);
-        long head = (long) LONG.getOpaque(file, (long) HEAD_CACHE_OFFSET);
+        long head = (long) LONG.getOpaque(ALL, base + HEAD_CACHE_OFFSET);
         long tail;
         int tailIndex;
         int padding;
         do {
-            tail = (long) LONG.getVolatile(file, (long) TAIL_OFFSET);
+            tail = (long) LONG.getVolatile(ALL, base + TAIL_OFFSET);
             if (required > capacity - (int) (tail - head)) {
-                head = (long) LONG.getAcquire(file, (long) HEAD_OFFSET);
+                head = (long) LONG.getAcquire(ALL, base + HEAD_OFFSET);
                 if (required > capacity - (int) (tail - head)) {
                     return FULL;
                 }
-                LONG.setOpaque(file, (long) HEAD_CACHE_OFFSET, head);
+                LONG.setOpaque(ALL, base + HEAD_CACHE_OFFSET, head);
             }
             padding = 0;
             tailIndex = (int) tail & mask;
@@ -128,21 +141,21 @@ final class MpscRing {
             if (required > toEnd) {
                 int headIndex = (int) head & mask;
                 if (required > headIndex) {
-                    head = (long) LONG.getAcquire(file, (long) HEAD_OFFSET);
+                    head = (long) LONG.getAcquire(ALL, base + HEAD_OFFSET);
                     headIndex = (int) head & mask;
                     if (required > headIndex) {
                         return FULL;
                     }
-                    LONG.setOpaque(file, (long) HEAD_CACHE_OFFSET, head);
+                    LONG.setOpaque(ALL, base + HEAD_CACHE_OFFSET, head);
                 }
                 padding = toEnd;
             }
-        } while (!LONG.compareAndSet(file, (long) TAIL_OFFSET, tail, tail + required + padding));
+        } while (!LONG.compareAndSet(ALL, base + TAIL_OFFSET, tail, tail + required + padding));
 
         if (padding != 0) {
             final long paddingOffset = RING_OFFSET + (long) tailIndex;
-            INT.set(file, paddingOffset + TYPE_OFFSET, TYPE_PADDING);
-            INT.setRelease(file, paddingOffset + LENGTH_OFFSET, padding);
+            INT.set(ALL, base + paddingOffset + TYPE_OFFSET, TYPE_PADDING);
+            INT.setRelease(ALL, base + paddingOffset + LENGTH_OFFSET, padding);
             tailIndex = 0;
         }
         return RING_OFFSET + (long) tailIndex;
@@ -150,16 +163,18 @@ final class MpscRing {
 
     /** Publishes a claimed record: type, source and length; the body must already be written. */
     void commit(long offset, int type, int source, int length) {
-        INT.set(file, offset + TYPE_OFFSET, type);
-        INT.set(file, offset + SOURCE_OFFSET, source);
-        INT.setRelease(file, offset + LENGTH_OFFSET, length);
+        final long at = record(offset);
+        INT.set(ALL, at + TYPE_OFFSET, type);
+        INT.set(ALL, at + SOURCE_OFFSET, source);
+        INT.setRelease(ALL, at + LENGTH_OFFSET, length);
         doorbell.ring();
     }
 
     /** Turns a claimed record into padding (the sender gave it up after claiming). */
     void abandon(long offset, int length) {
-        INT.set(file, offset + TYPE_OFFSET, TYPE_PADDING);
-        INT.setRelease(file, offset + LENGTH_OFFSET, RecordDescriptor.align(length));
+        final long at = record(offset);
+        INT.set(ALL, at + TYPE_OFFSET, TYPE_PADDING);
+        INT.setRelease(ALL, at + LENGTH_OFFSET, RecordDescriptor.align(length));
         doorbell.ring();
     }
 
@@ -170,6 +185,7 @@ final class MpscRing {
      * skipped (consumed) here.
      */
     long poll() {
+        live();
         while (true) {
             if (head - published == capacity) {
                 // A whole ring consumed and not given back: producers can have written nothing
@@ -178,11 +194,15 @@ final class MpscRing {
                 return -1;
             }
             final long offset = RING_OFFSET + ((int) head & mask);
-            final int length = (int) INT.getAcquire(file, offset + LENGTH_OFFSET);
+            final int length = (int) INT.getAcquire(ALL, base + offset + LENGTH_OFFSET);
             if (length <= 0) {
                 return -1;
             }
-            if ((int) INT.get(file, offset + TYPE_OFFSET) != TYPE_PADDING) {
+            final int type = (int) INT.get(ALL, base + offset + TYPE_OFFSET);
+            if (type != TYPE_PADDING) {
+                polledLength = length;
+                polledType = type;
+                polledSource = (int) INT.get(ALL, base + offset + SOURCE_OFFSET);
                 return offset;
             }
             head += RecordDescriptor.align(length); // padding: consumed here, zeroed by the flush
@@ -191,8 +211,9 @@ final class MpscRing {
 
     /** True if the next record is published (padding included): {@link #poll} has work. */
     boolean ready() {
+        live();
         return head - published != capacity
-                && (int) INT.getAcquire(file, RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
+                && (int) INT.getAcquire(ALL, base + RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
     }
 
     /**
@@ -211,7 +232,42 @@ final class MpscRing {
 
     /** Length (header included) of the published record at {@code offset}. */
     int length(long offset) {
-        return (int) INT.get(file, offset + LENGTH_OFFSET);
+        return (int) INT.get(ALL, record(offset) + LENGTH_OFFSET);
+    }
+
+    /** Length (header included) of the record the last {@link #poll} returned. */
+    int polledLength() {
+        return polledLength;
+    }
+
+    /** Type of the record the last {@link #poll} returned. */
+    int polledType() {
+        return polledType;
+    }
+
+    /** Source of the record the last {@link #poll} returned. */
+    int polledSource() {
+        return polledSource;
+    }
+
+    /**
+     * The address of the record header at file offset {@code offset}, after checking that the
+     * mapping is alive and that the header lies in the ring (what the segment's checks would
+     * have guaranteed for each word: a bad offset throws instead of writing elsewhere).
+     */
+    private long record(long offset) {
+        live();
+        if (offset < RING_OFFSET || offset > RING_OFFSET + capacity - HEADER_LENGTH) {
+            throw new IndexOutOfBoundsException("record offset " + offset + " outside the ring");
+        }
+        return base + offset;
+    }
+
+    /** Throws if the file is unmapped (its arena closed): raw accesses would then fault. */
+    private void live() {
+        if (!file.scope().isAlive()) {
+            throw new IllegalStateException("the inbox mapping is closed");
+        }
     }
 
     /**
@@ -248,6 +304,7 @@ final class MpscRing {
         if (from == to) {
             return;
         }
+        live();
         final int start = (int) from & mask;
         final long bytes = to - from;
         final int first = (int) Math.min(bytes, capacity - start);
@@ -255,7 +312,7 @@ final class MpscRing {
         if (bytes > first) {
             zero(RING_OFFSET, (int) (bytes - first));
         }
-        LONG.setRelease(file, (long) HEAD_OFFSET, to);
+        LONG.setRelease(ALL, base + HEAD_OFFSET, to);
         published = to;
     }
 
@@ -268,7 +325,7 @@ final class MpscRing {
 
     /** Bytes published or claimed but not yet consumed (a racy snapshot, for tests and probes). */
     long occupancy() {
-        return (long) LONG.getVolatile(file, (long) TAIL_OFFSET)
-                - (long) LONG.getVolatile(file, (long) HEAD_OFFSET);
+        return (long) LONG.getVolatile(ALL, base + TAIL_OFFSET)
+                - (long) LONG.getVolatile(ALL, base + HEAD_OFFSET);
     }
 }

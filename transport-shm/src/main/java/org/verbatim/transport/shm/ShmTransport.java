@@ -3,8 +3,6 @@ package org.verbatim.transport.shm;
 import static org.verbatim.transport.shm.RecordDescriptor.AUX_OFFSET;
 import static org.verbatim.transport.shm.RecordDescriptor.HEADER_LENGTH;
 import static org.verbatim.transport.shm.RecordDescriptor.OP_HEADER_LENGTH;
-import static org.verbatim.transport.shm.RecordDescriptor.SOURCE_OFFSET;
-import static org.verbatim.transport.shm.RecordDescriptor.TYPE_OFFSET;
 
 
 import java.io.IOException;
@@ -480,9 +478,9 @@ public final class ShmTransport implements Transport {
             if (record < 0) {
                 break;
             }
-            final int length = ring.length(record);
-            final int type = (int) RECORD_INT.get(buffer, record + TYPE_OFFSET);
-            int source = (int) RECORD_INT.get(buffer, record + SOURCE_OFFSET);
+            final int length = ring.polledLength();
+            final int type = ring.polledType();
+            int source = ring.polledSource();
             try {
                 if (source >= ForeignInboxes.SOURCE_BASE) {
                     final int raw = source;

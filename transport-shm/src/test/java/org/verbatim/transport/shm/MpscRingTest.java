@@ -57,6 +57,37 @@ class MpscRingTest {
     }
 
     @Test
+    void theRingsWordsGoByAddressSoAClosedMappingAndABadOffsetThrowInsteadOfFaulting() {
+        Arena own = Arena.ofShared();
+        MemorySegment f = own.allocate(InboxDescriptor.fileSize(CAPACITY), 4096);
+        MpscRing r = new MpscRing(f, CAPACITY, MAX_RECORD, own.allocate(MAX_RECORD));
+        long offset = r.claim(RecordDescriptor.HEADER_LENGTH + 8);
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> r.commit(InboxDescriptor.RING_OFFSET - 4, RecordDescriptor.TYPE_MESSAGE, 1, 24));
+        assertThrows(IndexOutOfBoundsException.class, () -> r.commit(InboxDescriptor.RING_OFFSET
+                + CAPACITY - 8, RecordDescriptor.TYPE_MESSAGE, 1, 24));
+        assertThrows(IndexOutOfBoundsException.class, () -> r.length(-1));
+        r.commit(offset, RecordDescriptor.TYPE_MESSAGE, 7, RecordDescriptor.HEADER_LENGTH + 8);
+        assertEquals(offset, r.poll());
+        assertEquals(RecordDescriptor.HEADER_LENGTH + 8, r.polledLength());
+        assertEquals(RecordDescriptor.TYPE_MESSAGE, r.polledType());
+        assertEquals(7, r.polledSource());
+        // the words are where the segment's own accesses find them
+        assertEquals(7, f.get(ValueLayout.JAVA_INT, offset + RecordDescriptor.SOURCE_OFFSET));
+        assertEquals(RecordDescriptor.align(RecordDescriptor.HEADER_LENGTH + 8),
+                f.get(ValueLayout.JAVA_LONG, InboxDescriptor.TAIL_OFFSET));
+        r.release(offset, RecordDescriptor.HEADER_LENGTH + 8);
+        assertEquals(f.get(ValueLayout.JAVA_LONG, InboxDescriptor.TAIL_OFFSET),
+                f.get(ValueLayout.JAVA_LONG, InboxDescriptor.HEAD_OFFSET));
+        own.close();
+        assertThrows(IllegalStateException.class, () -> r.claim(RecordDescriptor.HEADER_LENGTH));
+        assertThrows(IllegalStateException.class, r::poll);
+        assertThrows(IllegalStateException.class, r::ready);
+        assertThrows(IllegalStateException.class,
+                () -> r.commit(offset, RecordDescriptor.TYPE_MESSAGE, 1, 24));
+    }
+
+    @Test
     void emptyRingHasNothingToPoll() {
         assertEquals(-1, ring.poll());
     }
