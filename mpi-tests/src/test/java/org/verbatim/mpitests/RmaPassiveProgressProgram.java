@@ -10,9 +10,11 @@ import mpi.Win;
  * no MPI, while rank 0 runs an exclusive epoch (lock, put, get, unlock) and a shared one (lock,
  * get, unlock) on rank 1's window (created on a direct buffer: puts and gets by RDMA). Rank 0
  * notes when its epochs ended, rank 1 when it woke; both print them (wall clock, one host) and
- * rank 0 checks the order the argument asks for: {@code progress} (the epochs end while the
- * target sleeps: locks by remote atomics) or {@code wait} (they end only after it wakes and calls
- * MPI again: lock records). The data are checked either way.
+ * rank 0 checks the order. Twice: on a window with the job's lock mode, where the argument says
+ * what to expect ({@code progress}: the epochs end while the target sleeps, locks by remote
+ * atomics; {@code wait}: they end only after it wakes and calls MPI again), then on a window with
+ * {@code verbatim.rma.lock=record}, which must wait (the check that shows the first can fail).
+ * The data are checked every time.
  */
 public final class RmaPassiveProgressProgram {
     static final long SLEEP_MS = 3000;
@@ -25,13 +27,14 @@ public final class RmaPassiveProgressProgram {
         MPI.Init(args);
         Checks c = new Checks(MPI.COMM_WORLD.getRank());
         boolean progress = args.length > 0 && args[0].equals("progress");
-        c.run("passive progress", () -> run(c, progress));
+        c.run("passive progress, the job's locks", () -> run(c, null, progress));
+        c.run("passive progress, lock records", () -> run(c, "record", false));
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
         System.exit(c.summary());
     }
 
-    private static void run(Checks c, boolean progress) throws Exception {
+    private static void run(Checks c, String lock, boolean progress) throws Exception {
         int rank = MPI.COMM_WORLD.getRank();
         IntBuffer mem = MPI.newIntBuffer(N);
         for (int i = 0; i < N; i++) {
@@ -39,6 +42,10 @@ public final class RmaPassiveProgressProgram {
         }
         Info info = new Info();
         info.set("verbatim.rma.rdma-threshold", "0");
+        if (lock != null) {
+            info.set("verbatim.rma.lock", lock);
+        }
+        String mode = lock == null ? "job's locks" : lock;
         Win win = new Win(mem, N, 1, info, MPI.COMM_WORLD);
         long[] times = new long[2]; // [0] origin's epochs ended, [1] target woke
         MPI.COMM_WORLD.barrier();
@@ -46,7 +53,7 @@ public final class RmaPassiveProgressProgram {
             long start = System.currentTimeMillis();
             Thread.sleep(SLEEP_MS); // no MPI call here
             times[1] = System.currentTimeMillis();
-            System.out.println("TIMES target slept " + start + " .. " + times[1]);
+            System.out.println("TIMES " + mode + ": target slept " + start + " .. " + times[1]);
         } else if (rank == 0) {
             long start = System.currentTimeMillis();
             IntBuffer out = MPI.newIntBuffer(N);
@@ -63,7 +70,7 @@ public final class RmaPassiveProgressProgram {
             win.get(again, N, MPI.INT, 1, 0, N, MPI.INT);
             win.unlock(1);
             times[0] = System.currentTimeMillis();
-            System.out.println("TIMES origin epochs " + start + " .. " + times[0]);
+            System.out.println("TIMES " + mode + ": origin epochs " + start + " .. " + times[0]);
             boolean ok = true;
             for (int i = 0; i < N / 2; i++) {
                 ok &= back.get(i) == -(N / 2 + i) && again.get(i) == 1000 + i

@@ -294,32 +294,29 @@ final class AtomicLocks implements AutoCloseable {
     // ------------------------------------------------------------------ remote operations
 
     private long fetchAndAdd(int t, long add) {
-        Endpoint ep = w.ctx.endpoint(w.world[t]);
         MemorySegment result = mine.asSlice(SLOTS + 16L * t, 8);
         long remote = address[t] + REMOTE;
-        run(t, wr -> ep.fetchAndAdd(result, remote, key[t], add, wr));
+        run(t, (ep, wr) -> ep.fetchAndAdd(result, remote, key[t], add, wr));
         return (long) WORD.getVolatile(mine, SLOTS + 16L * t);
     }
 
     private long compareAndSwap(int t, long expected, long desired) {
-        Endpoint ep = w.ctx.endpoint(w.world[t]);
         MemorySegment result = mine.asSlice(SLOTS + 16L * t, 8);
         long remote = address[t] + REMOTE;
-        run(t, wr -> ep.compareAndSwap(result, remote, key[t], expected, desired, wr));
+        run(t, (ep, wr) -> ep.compareAndSwap(result, remote, key[t], expected, desired, wr));
         return (long) WORD.getVolatile(mine, SLOTS + 16L * t);
     }
 
     /** The local word of member {@code t}, by an RDMA read. */
     private long readLocal(int t) {
-        Endpoint ep = w.ctx.endpoint(w.world[t]);
         MemorySegment into = mine.asSlice(SLOTS + 16L * t + 8, 8);
         long remote = address[t] + LOCAL;
-        run(t, wr -> ep.read(into, remote, key[t], wr));
+        run(t, (ep, wr) -> ep.read(into, remote, key[t], wr));
         return (long) WORD.getVolatile(mine, SLOTS + 16L * t + 8);
     }
 
     private interface Post {
-        int post(long wrId);
+        int post(Endpoint ep, long wrId);
     }
 
     /** Posts one operation to {@code t} and waits for its completion; a failure ends the job. */
@@ -327,8 +324,9 @@ final class AtomicLocks implements AutoCloseable {
         w.lock();
         try {
             status[t] = -1;
+            Endpoint ep = w.ctx.endpoint(w.world[t]);
             long wr = w.ctx.dispatch().track(callbacks[t]);
-            Retryable post = () -> op.post(wr) == PostStatus.OK;
+            Retryable post = () -> op.post(ep, wr) == PostStatus.OK;
             if (!post.retry()) {
                 w.ctx.dispatch().pending(post);
             }
