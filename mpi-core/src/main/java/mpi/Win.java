@@ -48,8 +48,8 @@ public final class Win implements Freeable {
         MemorySegment memory = WinArgs.windowMemory(comm, call, base, size, unit);
         WindowProvider p = begin(call, comm, info);
         keepAlive = base;
-        impl = create(call, comm, () -> p.create(group, memory, WinArgs.dispBytes(comm, call, dispUnit,
-                unit), infoMap(info)));
+        impl = create(call, comm, () -> p.create(group, memory,
+                WinArgs.dispBytes(comm, call, dispUnit, unit), infoMap(info)));
     }
 
     /** MPI_Win_create on native memory; {@code dispUnit} in bytes. */
@@ -62,8 +62,8 @@ public final class Win implements Freeable {
         }
         WindowProvider p = begin(call, comm, info);
         keepAlive = base;
-        impl = create(call, comm, () -> p.create(group, base, WinArgs.dispBytes(comm, call, dispUnit, 1),
-                infoMap(info)));
+        impl = create(call, comm, () -> p.create(group, base,
+                WinArgs.dispBytes(comm, call, dispUnit, 1), infoMap(info)));
     }
 
     /**

@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.ext.CompletionCallback;
@@ -35,7 +36,8 @@ import org.verbatim.spi.Transport;
  *   | remote word  | local word   | per target t: atomic result (8 B), local word read (8 B)
  *   +--------------+--------------+----------------------+
  *   remote word (changed by the adapters' atomics only):
- *     bit 62 a peer holds it exclusively | bits 32..61 peers' writers waiting | bits 0..31 peers' readers
+ *     bit 62 a peer holds it exclusively | bits 32..61 peers' writers waiting
+ *     | bits 0..31 peers' readers
  *   local word (written by the member's own CPU only, read by peers by RDMA read):
  *     1 the member holds (or tries) its own lock shared, 2 exclusive, 4 its own writer waits
  * </pre>
@@ -80,9 +82,10 @@ final class AtomicLocks implements AutoCloseable {
     private final Map<Transport, MemoryRegistration> registrations;
     private final long[] address;
     private final long[] key;
-    private final CompletionCallback[] callbacks;
-    /** Per target: the last operation's completion status, or -1 while it is outstanding. */
-    private final int[] status;
+    private long pauseUntil;
+    private final BooleanSupplier paused = () -> System.nanoTime() - pauseUntil >= 0;
+    /** Per peer: its lock segment's operations (null for this member). */
+    private final Remote[] remote;
 
     private AtomicLocks(Window w, Plan plan) {
         this.w = w;
@@ -91,14 +94,9 @@ final class AtomicLocks implements AutoCloseable {
         this.registrations = plan.registrations();
         this.address = plan.address();
         this.key = plan.key();
-        this.status = new int[w.size];
-        this.callbacks = new CompletionCallback[w.size];
+        this.remote = new Remote[w.size];
         for (int t = 0; t < w.size; t++) {
-            int target = t;
-            callbacks[t] = (id, st) -> {
-                w.ctx.dispatch().untrack(id);
-                status[target] = st;
-            };
+            remote[t] = t == w.me ? null : new Remote(t);
         }
     }
 
@@ -286,57 +284,97 @@ final class AtomicLocks implements AutoCloseable {
      */
     private long pause(long backoff) {
         long next = backoff == 0 ? 1_000 : Math.min(2 * backoff, MAX_BACKOFF_NANOS);
-        long until = System.nanoTime() + next;
-        w.await(() -> System.nanoTime() - until >= 0);
+        pauseUntil = System.nanoTime() + next;
+        w.await(paused);
         return next;
     }
 
     // ------------------------------------------------------------------ remote operations
 
     private long fetchAndAdd(int t, long add) {
-        MemorySegment result = mine.asSlice(SLOTS + 16L * t, 8);
-        long remote = address[t] + REMOTE;
-        run(t, (ep, wr) -> ep.fetchAndAdd(result, remote, key[t], add, wr));
-        return (long) WORD.getVolatile(mine, SLOTS + 16L * t);
+        return remote[t].run(Remote.FETCH_ADD, add, 0);
     }
 
     private long compareAndSwap(int t, long expected, long desired) {
-        MemorySegment result = mine.asSlice(SLOTS + 16L * t, 8);
-        long remote = address[t] + REMOTE;
-        run(t, (ep, wr) -> ep.compareAndSwap(result, remote, key[t], expected, desired, wr));
-        return (long) WORD.getVolatile(mine, SLOTS + 16L * t);
+        return remote[t].run(Remote.COMPARE_SWAP, expected, desired);
     }
 
     /** The local word of member {@code t}, by an RDMA read. */
     private long readLocal(int t) {
-        MemorySegment into = mine.asSlice(SLOTS + 16L * t + 8, 8);
-        long remote = address[t] + LOCAL;
-        run(t, (ep, wr) -> ep.read(into, remote, key[t], wr));
-        return (long) WORD.getVolatile(mine, SLOTS + 16L * t + 8);
+        return remote[t].run(Remote.READ, 0, 0);
     }
 
-    private interface Post {
-        int post(Endpoint ep, long wrId);
-    }
+    /**
+     * One operation at a time on one peer's lock segment, built once per peer so that an
+     * operation allocates nothing here: the post (retried from the dispatch's pending queue when
+     * the queue pair is full), its completion, and the wait for it.
+     */
+    private final class Remote implements Retryable, CompletionCallback, BooleanSupplier {
+        static final int FETCH_ADD = 0;
+        static final int COMPARE_SWAP = 1;
+        static final int READ = 2;
+        private final int t;
+        private final MemorySegment result;
+        private final MemorySegment read;
+        private int kind;
+        private long first;
+        private long second;
+        private long wr;
+        private Endpoint ep;
+        /** The completion status, or -1 while the operation is outstanding. */
+        private int status;
 
-    /** Posts one operation to {@code t} and waits for its completion; a failure ends the job. */
-    private void run(int t, Post op) {
-        w.lock();
-        try {
-            status[t] = -1;
-            Endpoint ep = w.ctx.endpoint(w.world[t]);
-            long wr = w.ctx.dispatch().track(callbacks[t]);
-            Retryable post = () -> op.post(ep, wr) == PostStatus.OK;
-            if (!post.retry()) {
-                w.ctx.dispatch().pending(post);
-            }
-        } finally {
-            w.unlock();
+        Remote(int t) {
+            this.t = t;
+            this.result = mine.asSlice(SLOTS + 16L * t, 8);
+            this.read = mine.asSlice(SLOTS + 16L * t + 8, 8);
         }
-        w.await(() -> status[t] >= 0);
-        if (status[t] != CompletionStatus.OK) {
-            throw w.ctx.fail("window " + w.id + ": a remote atomic on the lock of rank " + t
-                    + " failed (completion status " + status[t] + ")");
+
+        /** Posts one operation and waits for its completion; a failure ends the job. */
+        long run(int op, long a, long b) {
+            w.lock();
+            try {
+                kind = op;
+                first = a;
+                second = b;
+                status = -1;
+                ep = w.ctx.endpoint(w.world[t]);
+                wr = w.ctx.dispatch().track(this);
+                if (!retry()) {
+                    w.ctx.dispatch().pending(this);
+                }
+            } finally {
+                w.unlock();
+            }
+            w.await(this);
+            if (status != CompletionStatus.OK) {
+                throw w.ctx.fail("window " + w.id + ": a remote atomic on the lock of rank " + t
+                        + " failed (completion status " + status + ")");
+            }
+            return (long) WORD.getVolatile(kind == READ ? read : result, 0L);
+        }
+
+        @Override
+        public boolean retry() {
+            long k = key[t];
+            int rc = switch (kind) {
+                case FETCH_ADD -> ep.fetchAndAdd(result, address[t] + REMOTE, k, first, wr);
+                case COMPARE_SWAP -> ep.compareAndSwap(result, address[t] + REMOTE, k, first,
+                        second, wr);
+                default -> ep.read(read, address[t] + LOCAL, k, wr);
+            };
+            return rc == PostStatus.OK;
+        }
+
+        @Override
+        public void onComplete(long id, int st) {
+            w.ctx.dispatch().untrack(id);
+            status = st;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return status >= 0;
         }
     }
 
