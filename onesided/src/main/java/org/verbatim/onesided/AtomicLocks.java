@@ -212,10 +212,14 @@ final class AtomicLocks implements AutoCloseable {
                 return;
             }
             fetchAndAdd(t, -1L);
-            // wait until no writer is announced before claiming again (fewer transient claims)
+            // Claim again only once no peer writer is announced and the member neither holds
+            // its own lock exclusively nor waits for it: a reader that claimed again after a
+            // mere backoff kept the readers' count above zero most of the time when two peers
+            // read, and the member's own writer (which needs a moment with no reader) starved.
             do {
                 backoff = pause(backoff);
-            } while ((fetchAndAdd(t, 0L) & (EXCLUSIVE | WRITERS)) != 0);
+            } while ((fetchAndAdd(t, 0L) & (EXCLUSIVE | WRITERS)) != 0
+                    || (readLocal(t) & (LOCAL_EXCLUSIVE | LOCAL_WAITING)) != 0);
         }
     }
 
