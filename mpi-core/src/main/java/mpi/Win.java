@@ -38,7 +38,7 @@ public final class Win implements Freeable {
         String call = "MPI_Win_create_dynamic";
         this.unit = 1;
         WindowProvider p = begin(call, comm, info);
-        impl = wrap(call, () -> p.createDynamic(group, infoMap(info)));
+        impl = create(call, comm, () -> p.createDynamic(group, infoMap(info)));
     }
 
     /** MPI_Win_create on a direct buffer; size and dispUnit in elements of the buffer's type. */
@@ -48,8 +48,8 @@ public final class Win implements Freeable {
         MemorySegment memory = WinArgs.windowMemory(comm, call, base, size, unit);
         WindowProvider p = begin(call, comm, info);
         keepAlive = base;
-        impl = wrap(call, () -> p.create(group, memory, WinArgs.dispBytes(comm, call, dispUnit,
-                unit), infoMap(info)));
+        impl = create(call, comm, () -> p.create(group, memory,
+                WinArgs.dispBytes(comm, call, dispUnit, unit), infoMap(info)));
     }
 
     /** MPI_Win_create on native memory; {@code dispUnit} in bytes. */
@@ -62,8 +62,8 @@ public final class Win implements Freeable {
         }
         WindowProvider p = begin(call, comm, info);
         keepAlive = base;
-        impl = wrap(call, () -> p.create(group, base, WinArgs.dispBytes(comm, call, dispUnit, 1),
-                infoMap(info)));
+        impl = create(call, comm, () -> p.create(group, base,
+                WinArgs.dispBytes(comm, call, dispUnit, 1), infoMap(info)));
     }
 
     /**
@@ -83,7 +83,7 @@ public final class Win implements Freeable {
         long bytes = WinArgs.allocBytes(comm, call, size, unit);
         int du = WinArgs.dispBytes(comm, call, dispUnit, unit);
         WindowProvider p = begin(call, comm, info);
-        impl = wrap(call, () -> p.allocate(group, bytes, du, flavor == FLAVOR_SHARED,
+        impl = create(call, comm, () -> p.allocate(group, bytes, du, flavor == FLAVOR_SHARED,
                 infoMap(info)));
     }
 
@@ -96,7 +96,7 @@ public final class Win implements Freeable {
         }
         int du = WinArgs.dispBytes(comm, call, dispUnit, 1);
         WindowProvider p = begin(call, comm, info);
-        impl = wrap(call, () -> p.allocate(group, bytes, du, shared, infoMap(info)));
+        impl = create(call, comm, () -> p.allocate(group, bytes, du, shared, infoMap(info)));
     }
 
     /** MPI_Win_allocate of {@code bytes}; {@link #getBase()} is the memory. */
@@ -109,6 +109,22 @@ public final class Win implements Freeable {
     public static Win allocateShared(long bytes, int dispUnit, Info info, Comm comm)
             throws MPIException {
         return new Win(bytes, dispUnit, info, comm, true);
+    }
+
+    /**
+     * Runs the provider's half of a creation call: its errors (memory that cannot be shared, a
+     * lock mode the transports cannot do, ...) go to the communicator's error handler, as MPI
+     * says for window creation (there is no window yet whose handler the program could set).
+     */
+    private static RmaWindow create(String call, Comm comm, Body<RmaWindow> body)
+            throws MPIException {
+        try {
+            return body.run();
+        } catch (MpiError e) {
+            throw comm.raise(call, e.errorClass(), e.getMessage());
+        } catch (MPIException e) {
+            throw comm.raise(call, e.getErrorClass(), e.getMessage());
+        }
     }
 
     private WindowProvider begin(String call, Comm comm, Info info) throws MPIException {

@@ -71,6 +71,7 @@ public final class RmaDerivedProgram {
 
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
+        RmaProgram.readArguments(args);
         Checks c = new Checks(MPI.COMM_WORLD.getRank());
         RmaDerivedProgram t = new RmaDerivedProgram(c);
         for (String mode : new String[] {"def", "imm-ri", "lock"}) {
@@ -102,6 +103,9 @@ public final class RmaDerivedProgram {
                 world.allGather(new long[] {mem.address()}, 1, MPI.LONG, base, 1, MPI.LONG);
             } else {
                 win = new RmaProgram(c).window(flavor, N, info);
+                if (win == null) {
+                    return; // no shared memory between the ranks: refusal checked
+                }
                 mem = win.getBase();
             }
             win.setErrhandler(MPI.ERRORS_RETURN);

@@ -22,6 +22,9 @@ final class RmaErrorChecks {
     }
 
     void all(int flavor) throws MPIException {
+        if (flavor == 0 && t.p > 1) {
+            atomicLocks();
+        }
         int k = 4;
         Win win = t.window(flavor, k, MPI.INFO_NULL);
         win.setErrhandler(MPI.ERRORS_RETURN);
@@ -150,5 +153,38 @@ final class RmaErrorChecks {
         win.free();
         c.expectError("use after free", MPI.ERR_WIN, "MPI_Put",
                 () -> win.put(o, 1, MPI.INT, next, 0, 1, MPI.INT));
+    }
+
+    /**
+     * {@code verbatim.rma.lock=atomic} on a created window: between ranks that share memory
+     * (shm, no native remote atomics) creation is MPI_ERR_UNSUPPORTED_OPERATION on the
+     * communicator's handler; over ib ({@link RmaProgram#shm} false) the window works and an
+     * exclusive epoch on the neighbour puts a value that every rank then reads back.
+     */
+    private void atomicLocks() throws MPIException {
+        mpi.Info info = new mpi.Info();
+        info.set("verbatim.rma.lock", "atomic");
+        if (RmaProgram.shm) {
+            t.world.setErrhandler(MPI.ERRORS_RETURN);
+            try {
+                c.expectError("verbatim.rma.lock=atomic without native atomics",
+                        MPI.ERR_UNSUPPORTED_OPERATION, "MPI_Win_create",
+                        () -> new Win(RmaProgram.ints(4), 4, 1, info, t.world).free());
+            } finally {
+                t.world.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            }
+            return;
+        }
+        IntBuffer mem = RmaProgram.ints(4);
+        Win win = new Win(mem, 4, 1, info, t.world);
+        int next = (t.rank + 1) % t.p;
+        t.world.barrier();
+        win.lock(MPI.LOCK_EXCLUSIVE, next, 0);
+        win.put(RmaProgram.ints(1).put(0, 100 + t.rank), 1, MPI.INT, next, 2, 1, MPI.INT);
+        win.unlock(next);
+        t.world.barrier();
+        int prev = (t.rank + t.p - 1) % t.p;
+        c.equal("verbatim.rma.lock=atomic over native atomics", 100 + prev, mem.get(2));
+        win.free();
     }
 }

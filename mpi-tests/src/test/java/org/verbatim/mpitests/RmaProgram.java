@@ -38,8 +38,20 @@ public final class RmaProgram {
         this.p = world.getSize();
     }
 
+    /**
+     * False with the argument {@code no-shm} (a job whose ranks have no shared-memory transport
+     * between them, ib forced): an allocate-shared window is then MPI_ERR_RMA_SHARED on every
+     * rank, which is checked in place of using one.
+     */
+    static boolean shm = true;
+
+    static void readArguments(String[] args) {
+        shm = !java.util.List.of(args).contains("no-shm");
+    }
+
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
+        readArguments(args);
         Checks c = new Checks(MPI.COMM_WORLD.getRank());
         RmaProgram t = new RmaProgram(c);
         for (String design : new String[] {"def", "imm-naive", "imm-opt", "imm-ri"}) {
@@ -87,9 +99,15 @@ public final class RmaProgram {
     /**
      * Window of {@code ints} ints: 0 created on a direct buffer (RDMA where the transport has it
      * natively, at every size), 1 allocated, 2 allocated shared (both loads and stores on one
-     * host), 3 created with RDMA off (everything through two-sided records).
+     * host), 3 created with RDMA off (everything through two-sided records). Without shared
+     * memory between the ranks ({@link #shm}) flavor 2 checks that creation refuses and returns
+     * null.
      */
     Win window(int flavor, int ints, Info info) throws MPIException {
+        if (flavor == 2 && !shm) {
+            refusesShared(ints);
+            return null;
+        }
         if (flavor == 3) {
             info.set("verbatim.rma.rdma", "false");
         } else if (flavor == 0 && !info.isNull()) {
@@ -101,6 +119,18 @@ public final class RmaProgram {
         }
         return new Win(ints, 1, info, world, MPI.newIntBuffer(1),
                 flavor == 1 ? Win.FLAVOR_PRIVATE : Win.FLAVOR_SHARED);
+    }
+
+    /** An allocate-shared window between ranks that share no memory: MPI_ERR_RMA_SHARED. */
+    void refusesShared(int ints) throws MPIException {
+        world.setErrhandler(MPI.ERRORS_RETURN);
+        try {
+            c.expectError("allocate-shared without shared memory", MPI.ERR_RMA_SHARED, null,
+                    () -> new Win(ints, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1),
+                            Win.FLAVOR_SHARED).free());
+        } finally {
+            world.setErrhandler(MPI.ERRORS_ARE_FATAL);
+        }
     }
 
     static IntBuffer ints(int n) {
@@ -133,6 +163,9 @@ public final class RmaProgram {
         int big = cas + 1;           // BIG ints
         int n = big + BIG;
         Win win = window(flavor, n, info(design, schedule));
+        if (win == null) {
+            return;
+        }
         MemorySegment mem = win.getBase();
         for (int i = 0; i < n; i++) {
             mem.setAtIndex(I, i, initial(rank, i));
@@ -342,6 +375,10 @@ public final class RmaProgram {
 
     /** allocateShared: every rank stores into its neighbour's memory through sharedQuery. */
     void shared() throws MPIException {
+        if (!shm) {
+            refusesShared(4 * K);
+            return;
+        }
         Win win = Win.allocateShared(4L * K, 4, MPI.INFO_NULL, world);
         MemorySegment mine = win.getBase();
         int next = (rank + 1) % p;

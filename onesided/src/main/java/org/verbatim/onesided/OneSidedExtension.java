@@ -122,12 +122,22 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
         }
         RdmaTargets rdma = memory.flavor == RmaWindow.FLAVOR_DYNAMIC ? null
                 : RdmaTargets.exchange(ctx, group, memory, s.rdma());
+        AtomicLocks.Plan locks;
+        try {
+            locks = memory.allMapped ? null : AtomicLocks.exchange(ctx, group, s.lock());
+        } catch (RuntimeException e) {
+            if (rdma != null) {
+                rdma.close();
+            }
+            memory.close();
+            throw e;
+        }
         int id = 0;
         for (int r = 0; r < group.size(); r++) {
             id = (int) Math.max(id, gathered[3 * r]);
         }
-        Window w = new Window(this, group, id, memory, rdma, s, s.fence() == FenceDesign.AUTO
-                ? FenceDesign.IMM_RI : s.fence());
+        Window w = new Window(this, group, id, memory, rdma, locks, s,
+                s.fence() == FenceDesign.AUTO ? FenceDesign.IMM_RI : s.fence());
         ctx.lockRuntime();
         try {
             nextId = Math.max(nextId, id + 1);

@@ -5,10 +5,12 @@ import java.lang.invoke.VarHandle;
 
 /**
  * Passive-target epochs of one {@link Window}: lock, unlock, lockAll, unlockAll and the flushes.
- * Two ways: on memory every member maps, the lock word is run by CPU atomics
- * ({@link SharedControl}) and operations are complete once issued; elsewhere LOCK, UNLOCK and
- * FLUSH records go to the target's {@link LockTable} and are answered (LOCK_GRANTED, DONE), and a
- * FLUSH is skipped when only RDMA went to the target since the last one.
+ * Three ways: on memory every member maps, the lock word is run by CPU atomics
+ * ({@link SharedControl}) and operations are complete once issued; where every pair of members
+ * has native remote atomics (and {@code verbatim.rma.lock} allows), the lock is taken and released
+ * by remote atomics ({@link AtomicLocks}) and unlock completes the epoch as a flush does; elsewhere
+ * LOCK, UNLOCK and FLUSH records go to the target's {@link LockTable} and are answered
+ * (LOCK_GRANTED, DONE). A FLUSH is skipped when only RDMA went to the target since the last one.
  */
 final class PassiveTarget {
     private final Window w;
@@ -34,7 +36,7 @@ final class PassiveTarget {
             w.epochs.changed();
             lockNoCheck[rank] = nocheck;
             lockExclusive[rank] = exclusive;
-            if (!nocheck && !w.memory.allMapped) {
+            if (!nocheck && !w.memory.allMapped && w.locks == null) {
                 w.granted[rank] = false;
                 w.channels.sendSync(rank, RmaWire.LOCK, exclusive ? RmaWire.LOCK_EXCLUSIVE : 0);
             }
@@ -44,6 +46,8 @@ final class PassiveTarget {
         if (!nocheck) {
             if (w.memory.allMapped) {
                 acquireMapped(rank, exclusive);
+            } else if (w.locks != null) {
+                w.locks.acquire(rank, exclusive);
             } else {
                 w.await(() -> w.granted[rank]);
             }
@@ -70,7 +74,12 @@ final class PassiveTarget {
             releaseMapped(rank);
             return;
         }
-        closeAtTarget(rank, lockNoCheck[rank] ? RmaWire.FLUSH : RmaWire.UNLOCK);
+        boolean atomic = w.locks != null;
+        // with atomic locks the epoch is completed as a flush does, then the word released
+        closeAtTarget(rank, lockNoCheck[rank] || atomic ? RmaWire.FLUSH : RmaWire.UNLOCK);
+        if (atomic && !lockNoCheck[rank]) {
+            w.locks.release(rank, lockExclusive[rank]);
+        }
         w.lock();
         try {
             w.epochs.locked[rank] = false;
@@ -151,7 +160,7 @@ final class PassiveTarget {
             for (int r = 0; r < w.size; r++) {
                 lockNoCheck[r] = nocheck;
                 lockExclusive[r] = false;
-                if (!nocheck && !w.memory.allMapped) {
+                if (!nocheck && !w.memory.allMapped && w.locks == null) {
                     w.granted[r] = false;
                     w.channels.sendSync(r, RmaWire.LOCK, 0);
                 }
@@ -162,6 +171,10 @@ final class PassiveTarget {
         if (!nocheck && w.memory.allMapped) {
             for (int r = 0; r < w.size; r++) {
                 acquireMapped(r, false);
+            }
+        } else if (!nocheck && w.locks != null) {
+            for (int r = 0; r < w.size; r++) { // shared only: no order between members needed
+                w.locks.acquire(r, false);
             }
         } else if (!nocheck) {
             w.await(() -> {
@@ -192,9 +205,14 @@ final class PassiveTarget {
         w.lock();
         try {
             for (int r = 0; r < w.size && !w.memory.allMapped; r++) {
+                if (w.locks != null && !lockNoCheck[r] && w.recordsSinceSync[r] == 0) {
+                    expected[r] = w.doneReceived[r]; // only RDMA: complete already
+                    continue;
+                }
                 w.recordsSinceSync[r] = 0;
                 expected[r] = w.doneReceived[r] + 1;
-                w.channels.sendSync(r, lockNoCheck[r] ? RmaWire.FLUSH : RmaWire.UNLOCK, 0);
+                w.channels.sendSync(r, lockNoCheck[r] || w.locks != null ? RmaWire.FLUSH
+                        : RmaWire.UNLOCK, 0);
             }
         } finally {
             w.unlock();
@@ -205,6 +223,11 @@ final class PassiveTarget {
             }
         } else {
             awaitDone(expected);
+            for (int r = 0; r < w.size && w.locks != null; r++) {
+                if (!lockNoCheck[r]) {
+                    w.locks.release(r, false);
+                }
+            }
         }
         w.lock();
         try {

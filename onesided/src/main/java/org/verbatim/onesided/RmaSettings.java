@@ -19,9 +19,10 @@ import org.verbatim.runtime.base.MpiError;
  * @param directShared puts and gets to windows mapped here are loads and stores
  * @param rdma puts and gets to members reached by native RDMA are RDMA writes and reads
  * @param rdmaThreshold smallest put or get (bytes) that goes by RDMA; smaller ones are records
+ * @param lock passive-target locks of windows not mapped everywhere: auto, atomic or record
  */
 record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long aggregateLimit,
-                   boolean directShared, boolean rdma, long rdmaThreshold) {
+                   boolean directShared, boolean rdma, long rdmaThreshold, String lock) {
     static final Setting FENCE = new Setting("verbatim.rma.fence", "auto",
             "Fence design: def (deferred, two-sided), imm-naive (immediate, finish messages, "
                     + "flag messages), imm-opt (immediate, finish messages, barrier), imm-ri "
@@ -47,12 +48,25 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
             "Smallest put or get (bytes) that goes by RDMA; smaller ones travel as two-sided "
                     + "records (on shm a cross-memory-attach call costs more than a message).");
 
+    static final Setting LOCK = new Setting("verbatim.rma.lock", "auto",
+            "Passive-target locks of windows not mapped everywhere: atomic (a lock word per "
+                    + "member taken by remote atomics, no help from the target; every pair of "
+                    + "members must be reached over a transport with native atomics, such as ib, "
+                    + "or creating the window fails), record (LOCK/UNLOCK messages served when the "
+                    + "target calls MPI) or auto (atomic where every pair has native atomics, "
+                    + "record elsewhere).");
+
     static RmaSettings from(Map<String, String> config) {
+        String lock = LOCK.get(config).trim().toLowerCase(java.util.Locale.ROOT);
+        if (!List.of("auto", "atomic", "record").contains(lock)) {
+            throw new MpiError(ErrorClass.ERR_ARG, "verbatim.rma.lock must be auto, atomic or "
+                    + "record, not '" + lock + "'");
+        }
         try {
             return new RmaSettings(FenceDesign.parse(FENCE.get(config)),
                     SCHEDULE.getBoolean(config), AGGREGATE.getBoolean(config),
                     AGGREGATE_LIMIT.getSize(config), DIRECT_SHARED.getBoolean(config),
-                    RDMA.getBoolean(config), RDMA_THRESHOLD.getSize(config));
+                    RDMA.getBoolean(config), RDMA_THRESHOLD.getSize(config), lock);
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
         }
@@ -75,6 +89,7 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
         merged.put(DIRECT_SHARED.name(), Boolean.toString(directShared));
         merged.put(RDMA.name(), Boolean.toString(rdma));
         merged.put(RDMA_THRESHOLD.name(), Long.toString(rdmaThreshold));
+        merged.put(LOCK.name(), lock);
         for (Setting st : new Provider().settings()) {
             String v = info.get(st.name());
             if (v != null) {
@@ -94,7 +109,7 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
         @Override
         public List<Setting> settings() {
             return List.of(FENCE, SCHEDULE, AGGREGATE, AGGREGATE_LIMIT, DIRECT_SHARED, RDMA,
-                    RDMA_THRESHOLD);
+                    RDMA_THRESHOLD, LOCK);
         }
     }
 }

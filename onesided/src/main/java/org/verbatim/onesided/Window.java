@@ -40,6 +40,8 @@ final class Window implements RmaWindow {
     /** Members reached by native RDMA (null for dynamic windows). */
     final RdmaTargets rdma;
     final DirectOps direct;
+    /** Passive-target locks by remote atomics, or null (lock records, or mapped everywhere). */
+    final AtomicLocks locks;
     /** Replies the origin side awaits (gets and the like as records). */
     final Replies replies;
     /** Contiguous operations on memory every member maps, done at once. */
@@ -72,7 +74,8 @@ final class Window implements RmaWindow {
     final boolean[] granted;
 
     Window(OneSidedExtension ext, WindowGroup group, int id, WindowMemory memory,
-           RdmaTargets rdma, RmaSettings settings, FenceDesign fenceDesign) {
+           RdmaTargets rdma, AtomicLocks.Plan locks, RmaSettings settings,
+           FenceDesign fenceDesign) {
         this.ext = ext;
         this.ctx = ext.context();
         this.group = group;
@@ -107,6 +110,7 @@ final class Window implements RmaWindow {
         this.fence = new FenceSync(this);
         this.pscw = new Pscw(this);
         this.passive = new PassiveTarget(this);
+        this.locks = AtomicLocks.of(this, locks);
     }
 
     // ------------------------------------------------------------------ plumbing
@@ -429,6 +433,9 @@ final class Window implements RmaWindow {
         }
         if (rdma != null) {
             rdma.close();
+        }
+        if (locks != null) {
+            locks.close();
         }
         memory.close();
         channels.close();

@@ -30,4 +30,15 @@ class RmaSettingsTest {
         }
         assertThrows(MpiError.class, () -> RmaSettings.from(Map.of("verbatim.rma.fence", "x")));
     }
+
+    @Test
+    void lockModeParsesAndUnknownIsRefused() {
+        assertEquals("auto", RmaSettings.from(Map.of()).lock());
+        assertEquals("record", RmaSettings.from(Map.of("verbatim.rma.lock", "Record")).lock());
+        assertEquals("atomic", RmaSettings.from(Map.of()).with(Map.of("verbatim.rma.lock",
+                "atomic")).lock());
+        MpiError e = assertThrows(MpiError.class,
+                () -> RmaSettings.from(Map.of("verbatim.rma.lock", "cas")));
+        assertTrue(e.getMessage().contains("auto, atomic or record"), e.getMessage());
+    }
 }

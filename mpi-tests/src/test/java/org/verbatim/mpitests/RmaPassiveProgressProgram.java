@@ -1,0 +1,100 @@
+package org.verbatim.mpitests;
+
+import java.nio.IntBuffer;
+import mpi.Info;
+import mpi.MPI;
+import mpi.Win;
+
+/**
+ * Passive-target progress: rank 1 (the target) sits in a Java sleep of {@code SLEEP_MS}, calling
+ * no MPI, while rank 0 runs an exclusive epoch (lock, put, get, unlock) and a shared one (lock,
+ * get, unlock) on rank 1's window (created on a direct buffer: puts and gets by RDMA). Rank 0
+ * notes when its epochs ended, rank 1 when it woke; both print them (wall clock, one host) and
+ * rank 0 checks the order. Twice: on a window with the job's lock mode, where the argument says
+ * what to expect ({@code progress}: the epochs end while the target sleeps, locks by remote
+ * atomics; {@code wait}: they end only after it wakes and calls MPI again), then on a window with
+ * {@code verbatim.rma.lock=record}, which must wait (the check that shows the first can fail).
+ * The data are checked every time.
+ */
+public final class RmaPassiveProgressProgram {
+    static final long SLEEP_MS = 3000;
+    private static final int N = 64;
+
+    private RmaPassiveProgressProgram() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        Checks c = new Checks(MPI.COMM_WORLD.getRank());
+        boolean progress = args.length > 0 && args[0].equals("progress");
+        c.run("passive progress, the job's locks", () -> run(c, null, progress));
+        c.run("passive progress, lock records", () -> run(c, "record", false));
+        MPI.COMM_WORLD.barrier();
+        MPI.Finalize();
+        System.exit(c.summary());
+    }
+
+    private static void run(Checks c, String lock, boolean progress) throws Exception {
+        int rank = MPI.COMM_WORLD.getRank();
+        IntBuffer mem = MPI.newIntBuffer(N);
+        for (int i = 0; i < N; i++) {
+            mem.put(i, -i);
+        }
+        Info info = new Info();
+        info.set("verbatim.rma.rdma-threshold", "0");
+        if (lock != null) {
+            info.set("verbatim.rma.lock", lock);
+        }
+        String mode = lock == null ? "job's locks" : lock;
+        Win win = new Win(mem, N, 1, info, MPI.COMM_WORLD);
+        long[] times = new long[2]; // [0] origin's epochs ended, [1] target woke
+        MPI.COMM_WORLD.barrier();
+        if (rank == 1) {
+            long start = System.currentTimeMillis();
+            Thread.sleep(SLEEP_MS); // no MPI call here
+            times[1] = System.currentTimeMillis();
+            System.out.println("TIMES " + mode + ": target slept " + start + " .. " + times[1]);
+        } else if (rank == 0) {
+            long start = System.currentTimeMillis();
+            IntBuffer out = MPI.newIntBuffer(N);
+            for (int i = 0; i < N; i++) {
+                out.put(i, 1000 + i);
+            }
+            IntBuffer back = MPI.newIntBuffer(N);
+            win.lock(MPI.LOCK_EXCLUSIVE, 1, 0);
+            win.put(out, N / 2, MPI.INT, 1, 0, N / 2, MPI.INT);
+            win.get(back, N / 2, MPI.INT, 1, N / 2, N / 2, MPI.INT);
+            win.unlock(1);
+            IntBuffer again = MPI.newIntBuffer(N);
+            win.lock(MPI.LOCK_SHARED, 1, 0);
+            win.get(again, N, MPI.INT, 1, 0, N, MPI.INT);
+            win.unlock(1);
+            times[0] = System.currentTimeMillis();
+            System.out.println("TIMES " + mode + ": origin epochs " + start + " .. " + times[0]);
+            boolean ok = true;
+            for (int i = 0; i < N / 2; i++) {
+                ok &= back.get(i) == -(N / 2 + i) && again.get(i) == 1000 + i
+                        && again.get(N / 2 + i) == -(N / 2 + i);
+            }
+            c.check("put and get of the epochs", ok, "unexpected values read back");
+        }
+        MPI.COMM_WORLD.allReduce(times, 2, MPI.LONG, MPI.MAX);
+        if (rank == 0) {
+            String detail = "origin's epochs ended at " + times[0] + ", target woke at "
+                    + times[1];
+            if (progress) {
+                c.check("epochs end while the target sleeps", times[0] < times[1], detail);
+            } else {
+                c.check("epochs wait for the target", times[0] >= times[1], detail);
+            }
+        } else if (rank == 1) {
+            boolean ok = true;
+            for (int i = 0; i < N / 2; i++) {
+                ok &= mem.get(i) == 1000 + i && mem.get(N / 2 + i) == -(N / 2 + i);
+            }
+            c.check("the put landed", ok, "window holds other values");
+        }
+        MPI.COMM_WORLD.barrier();
+        win.free();
+    }
+}
