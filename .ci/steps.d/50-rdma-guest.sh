@@ -87,6 +87,8 @@ if [ "${1:-}" = --in-guest ]; then
     echo "=== diagnostics of the failed rdma-tests run"
     free -m
     dmesg 2>/dev/null | grep -iE 'out of memory|oom|killed process|segfault|general protection' | tail -n 20
+    # what the soft RDMA drivers said (siw and rxe warn about the protocol errors they end a connection for)
+    dmesg 2>/dev/null | grep -iE 'siw|rxe|rdma' | tail -n 30
     [ -f "$1.log" ] && grep -E '^(FAIL|CONTAINER FAILED|SUMMARY|  cause|    at )' "$1.log" | head -c 12000
     for f in */hs_err_pid*.log; do
       [ -f "$f" ] && { echo "--- $f"; head -n 60 "$f"; }

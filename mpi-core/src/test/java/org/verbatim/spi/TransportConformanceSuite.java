@@ -279,6 +279,42 @@ public abstract class TransportConformanceSuite extends ErrorCompletionSection {
         });
     }
 
+    /**
+     * A zero-length read posted right behind a large one: the responder is still sending the first
+     * response when the second request arrives (Soft-iWARP answered it with the first request's
+     * bytes and ended the connection; docs/transport-iwarp.md).
+     */
+    @Test
+    void zeroLengthReadBehindALargeReadCompletesOk() throws Exception {
+        runRanks(2, r -> {
+            assumeTrue(r.transport.capabilities().has(Capability.RDMA_READ), "no RDMA_READ");
+            final int length = 2 * (1 << 20) + 3;
+            if (r.rank == 1) {
+                MemorySegment source = r.arena.allocate(length, 64);
+                source.copyFrom(MemorySegment.ofArray(pattern(length, 5)));
+                MemoryRegistration registration = r.transport.register(source);
+                r.publish("source", registration);
+                r.barrier();
+                registration.close();
+            } else {
+                RemoteMemory source = r.awaitShared("source");
+                MemorySegment local = r.arena.allocate(length, 64);
+                MemoryRegistration registration = r.transport.register(local);
+                Endpoint endpoint = r.transport.endpoint(1);
+                for (int round = 0; round < 4; round++) {
+                    long big = 10 + 2 * round;
+                    r.post(() -> endpoint.read(local, source.address(), source.remoteKey(), big));
+                    r.post(() -> endpoint.read(local.asSlice(0, 0), source.address() + 64, source.remoteKey(), big + 1));
+                    r.awaitCompletion(big);
+                    r.awaitCompletion(big + 1);
+                }
+                assertArrayEquals(pattern(length, 5), local.toArray(ValueLayout.JAVA_BYTE));
+                registration.close();
+                r.barrier();
+            }
+        });
+    }
+
     @Test
     void writeThenReadBackFromTheSameInitiator() throws Exception {
         runRanks(2, r -> {

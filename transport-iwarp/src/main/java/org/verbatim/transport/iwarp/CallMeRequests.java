@@ -131,6 +131,23 @@ final class CallMeRequests {
         return ByteBuffer.allocate(8).putInt(kind).putInt(rank).array();
     }
 
+    /**
+     * Private data of a CONNECT request or of its accept: {@code kind}, {@code rank}, then the
+     * byte {@code engine}'s peers read for a zero-length read ({@link VerbsEngine#putReadTarget}).
+     */
+    static byte[] privateData(int kind, int rank, VerbsEngine engine) {
+        ByteBuffer b = ByteBuffer.allocate(8 + VerbsEngine.READ_TARGET_BYTES).putInt(kind).putInt(rank);
+        engine.putReadTarget(b);
+        return b.array();
+    }
+
+    /** Hands {@code engine} the byte for zero-length reads in {@code peer}'s CONNECT private data, if it has one. */
+    static void readTarget(byte[] data, int peer, VerbsEngine engine) {
+        if (data.length >= 8 + VerbsEngine.READ_TARGET_BYTES) {
+            engine.peerReadTarget(peer, ByteBuffer.wrap(data, 8, VerbsEngine.READ_TARGET_BYTES));
+        }
+    }
+
     /** Whether the REJECTED event {@code e} is {@code peer}'s answer to a CALL_ME ({@link #ANSWER}). */
     static boolean answers(CmEvent e, int peer) {
         byte[] data = e.peer() == null ? new byte[0] : e.peer().privateData();

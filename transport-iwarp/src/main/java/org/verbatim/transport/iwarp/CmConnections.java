@@ -329,6 +329,9 @@ final class CmConnections {
             case RDMA_CM_EVENT_ESTABLISHED -> {
                 history.note(p, "ESTABLISHED (" + state[p] + ")");
                 if (state[p] == State.CONNECTING) {
+                    if (e.peer() != null) {
+                        CallMeRequests.readTarget(e.peer().privateData(), p, engine); // the accept's
+                    }
                     engine.ready(engine.endpoint(p));
                     up(p);
                     firsts.owe(p);
@@ -367,6 +370,9 @@ final class CmConnections {
         String what = kind == CONNECT ? "CONNECT" : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind);
         if (valid) {
             history.note(from, what + " request (" + state[from] + ")");
+            if (kind == CONNECT) {
+                CallMeRequests.readTarget(data, from, engine);
+            }
         }
         LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, what, from, valid ? state[from] : "-");
         if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
@@ -617,7 +623,8 @@ final class CmConnections {
 
     private CmConnectParameters parameters(int kind) {
         return new CmConnectParameters(engine.readsOut(engine.readsIn()), engine.readsIn(),
-                CallMeRequests.privateData(kind, rank), 7, 7);
+                kind == CONNECT ? CallMeRequests.privateData(kind, rank, engine) : CallMeRequests.privateData(kind, rank),
+                7, 7);
     }
 
     /** Connects to {@code peer} at {@code address} instead of what it published (tests: a refused connection). */

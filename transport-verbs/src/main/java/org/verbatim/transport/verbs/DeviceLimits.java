@@ -71,6 +71,19 @@ public record DeviceLimits(int maxQpWr, int maxSge, int maxSgeRd, int maxSrqWr, 
     }
 
     /**
+     * True when the device answers a zero-length RDMA read with a zero-length response. Not on
+     * Soft-iWARP (Linux 6.1): a read request the responder queues because it is still sending
+     * (another read's response, its own sends) becomes its send work request later
+     * ({@code siw_activate_tx}), and for an empty one the previous request's first entry is left
+     * in place, so the response carries that request's bytes. The initiator finds a response of
+     * the wrong length, completes the read with a general error and ends the connection
+     * ("rresp len: 777 != 0", 3 of 16 runs of the conformance suite's read test).
+     */
+    public boolean zeroLengthReadsAnswered() {
+        return vendorId != SIW_VENDOR_ID;
+    }
+
+    /**
      * RDMA reads (and atomics) one queue pair keeps outstanding towards a peer with the same
      * device: what this side may initiate and the peer may serve, at least 1.
      */

@@ -113,9 +113,9 @@ final class RdmaOperations {
         }
         lastLkey = lkey;
         lastFlags = IBV_SEND_SIGNALED | (inline ? IBV_SEND_INLINE : 0);
-        if (length == 0 && read && t.oneReadSink) {
-            // an empty sink entry (the device checks no key for it); see VerbsEngine.oneReadSink
-            wr.operation(0, opcode, lastFlags).entry(0, 0, 0, 0).entries(1).remote(remoteAddress, (int) remoteKey);
+        if (length == 0 && read && (t.oneReadSink || t.readTargets != null)) {
+            wr.operation(0, opcode, lastFlags);
+            zeroLengthRead(wr, remoteAddress, remoteKey);
             return null;
         }
         wr.operation(0, opcode, lastFlags)
@@ -178,12 +178,12 @@ final class RdmaOperations {
             }
             one.entry(used++, address, (int) length, lkey);
         }
-        if (used == 0 && read && t.oneReadSink) {
-            one.entry(used++, 0, 0, 0); // an empty sink entry; see VerbsEngine.oneReadSink
-        }
         long seq = ep.requests.next();
         one.operation(seq, opcode, IBV_SEND_SIGNALED | (inline && total > 0 ? IBV_SEND_INLINE : 0))
                 .entries(used).remote(remoteAddress, (int) remoteKey);
+        if (used == 0 && read && (t.oneReadSink || t.readTargets != null)) {
+            zeroLengthRead(one, remoteAddress, remoteKey);
+        }
         if (withImmediate) {
             one.immediate(immediate);
         }
@@ -343,8 +343,8 @@ final class RdmaOperations {
         }
         long seq = ep.requests.next();
         one.operation(seq, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED).entries(0).remote(0, 0);
-        if (t.oneReadSink) {
-            one.entry(0, 0, 0, 0).entries(1); // an empty sink entry; see VerbsEngine.oneReadSink
+        if (t.oneReadSink || t.readTargets != null) {
+            zeroLengthRead(one, 0, 0);
         }
         int rc = ep.qp.post(one);
         if (rc != 0) {
@@ -353,6 +353,19 @@ final class RdmaOperations {
         ep.record(seq, OutstandingRequests.USER, -1, wrId, null, true, true);
         ep.requests.replays.log(seq, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED, 0, -1, 0, 0, 0);
         return PostStatus.OK;
+    }
+
+    /**
+     * Patches {@code wr}, an RDMA read of nothing, for this device: a one-byte read of the peer's
+     * {@link ReadTargets} byte where empty reads are answered wrongly, else one empty sink entry
+     * ({@link VerbsEngine#oneReadSink}; the device checks no key for it).
+     */
+    private void zeroLengthRead(SendRequest wr, long remoteAddress, long remoteKey) {
+        if (t.readTargets != null) {
+            t.readTargets.zeroLengthRead(wr, ep.peer, remoteAddress, remoteKey);
+        } else {
+            wr.entry(0, 0, 0, 0).entries(1).remote(remoteAddress, (int) remoteKey);
+        }
     }
 
     private static void release(MemoryRegistration held) {

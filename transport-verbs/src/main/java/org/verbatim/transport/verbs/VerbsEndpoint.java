@@ -351,6 +351,10 @@ public final class VerbsEndpoint implements Endpoint {
             replayWr.operation(seq, log.opcode(), log.flags())
                     .entry(0, length < 0 ? 0 : log.local(), Math.max(0, length), length < 0 ? 0 : log.lkey())
                     .entries(entry ? 1 : 0).remote(log.remote(), log.rkey());
+            if (length < 0 && log.read() && t.readTargets != null) {
+                // or goes as a one-byte read where empty reads are answered wrongly (ReadTargets)
+                t.readTargets.zeroLengthRead(replayWr, peer, log.remote(), log.rkey());
+            }
             if (qp.post(replayWr) != 0) {
                 return false;
             }

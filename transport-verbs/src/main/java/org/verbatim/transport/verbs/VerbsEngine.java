@@ -4,6 +4,7 @@ import static org.verbatim.verbs.raw.verbs_h_constants.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.function.Consumer;
@@ -82,6 +83,11 @@ public final class VerbsEngine implements AutoCloseable {
      * without entries (a flush) would send what that slot held before: a stale length and key.
      */
     final boolean oneReadSink;
+    /**
+     * Where zero-length reads go as one-byte reads ({@link DeviceLimits#zeroLengthReadsAnswered}
+     * false), else null.
+     */
+    final ReadTargets readTargets;
     /**
      * A request posted to a queue pair in error comes back flushed ({@link
      * DeviceLimits#flushesPostsAfterError}): the drain after an error can post a marker.
@@ -222,6 +228,7 @@ public final class VerbsEngine implements AutoCloseable {
         probe.close();
         this.maxReadIov = Math.max(1, Math.min(maxIov, limits.readSinkEntries()));
         this.oneReadSink = limits.readSinkEntries() == 1;
+        this.readTargets = limits.zeroLengthReadsAnswered() ? null : new ReadTargets(pd, arena, size);
         this.markerAfterError = limits.flushesPostsAfterError();
         this.maxListPost = Math.max(1, Math.min(MAX_LIST_POST, depth / 2));
         this.maxInline = Math.min(qpInline, options.maxInline());
@@ -320,6 +327,27 @@ public final class VerbsEngine implements AutoCloseable {
      */
     public int readsOut(int peerReadsIn) {
         return Math.max(1, Math.min(readsOut, peerReadsIn));
+    }
+
+    /** Bytes {@link #putReadTarget} adds to a connection's private data. */
+    public static final int READ_TARGET_BYTES = 12;
+
+    /**
+     * Puts the address and key of the byte peers read for a zero-length read ({@link ReadTargets};
+     * zeros on devices that answer zero-length reads) into a connection's private data.
+     */
+    public void putReadTarget(ByteBuffer into) {
+        into.putLong(readTargets == null ? 0 : readTargets.address())
+                .putInt(readTargets == null ? 0 : readTargets.remoteKey());
+    }
+
+    /** Takes {@code peer}'s byte for zero-length reads from its connection's private data. */
+    public void peerReadTarget(int peer, ByteBuffer from) {
+        long address = from.getLong();
+        int key = from.getInt();
+        if (readTargets != null && address != 0) {
+            readTargets.peer(peer, address, key);
+        }
     }
 
     /** The protection domain of every registration and queue pair of this engine. */
