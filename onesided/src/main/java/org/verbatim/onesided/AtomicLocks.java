@@ -46,10 +46,12 @@ import org.verbatim.spi.Transport;
  * IBV_ATOMIC_HCA). So no word here is changed by both: the peers' claims are in the remote word
  * (adapter atomics only), the member's own claim in the local word (its CPU's stores only), and
  * the two sides exclude each other as Dekker's algorithm does: each publishes its claim, then reads
- * the other's word, and backs out on a conflict. A peer's atomic has executed at the target before
- * its read of the local word is posted (it waits for the atomic's completion; one queue pair
- * executes in order), and the member's store is ordered before its load of the remote word by a
- * full fence; so of two conflicting claims at least one sees the other. Both may see each other
+ * the other's word, and backs out on a conflict. A peer posts its read of the local word right
+ * behind its atomic on the same queue pair, without waiting for the atomic's completion: a
+ * reliable connection executes a queue pair's requests at the target in order (the guarantee a
+ * flush by a zero-length read rests on), so the atomic has taken effect there before the read
+ * runs, one round trip instead of two. The member's store is ordered before its load of the
+ * remote word by a full fence; so of two conflicting claims at least one sees the other. Both may see each other
  * and back out; the bounded backoff and the priority rules make one of them win:
  * <ul>
  * <li>peers' writers announce themselves first; new readers (peers and the member) wait while
@@ -84,8 +86,10 @@ final class AtomicLocks implements AutoCloseable {
     private final long[] key;
     private long pauseUntil;
     private final BooleanSupplier paused = () -> System.nanoTime() - pauseUntil >= 0;
-    /** Per peer: its lock segment's operations (null for this member). */
+    /** Per peer: the atomics on its lock segment's remote word (null for this member). */
     private final Remote[] remote;
+    /** Per peer: the reads of its local word, posted behind an atomic (null for this member). */
+    private final Remote[] reads;
 
     private AtomicLocks(Window w, Plan plan) {
         this.w = w;
@@ -95,8 +99,10 @@ final class AtomicLocks implements AutoCloseable {
         this.address = plan.address();
         this.key = plan.key();
         this.remote = new Remote[w.size];
+        this.reads = new Remote[w.size];
         for (int t = 0; t < w.size; t++) {
-            remote[t] = t == w.me ? null : new Remote(t);
+            remote[t] = t == w.me ? null : new Remote(t, mine.asSlice(SLOTS + 16L * t, 8));
+            reads[t] = t == w.me ? null : new Remote(t, mine.asSlice(SLOTS + 16L * t + 8, 8));
         }
     }
 
@@ -206,9 +212,11 @@ final class AtomicLocks implements AutoCloseable {
     private void acquireShared(int t) {
         long backoff = 0;
         while (true) {
-            long old = fetchAndAdd(t, 1L);
-            if ((old & (EXCLUSIVE | WRITERS)) == 0
-                    && (readLocal(t) & (LOCAL_EXCLUSIVE | LOCAL_WAITING)) == 0) {
+            remote[t].start(Remote.FETCH_ADD, 1L, 0);
+            reads[t].start(Remote.READ, 0, 0);
+            long old = remote[t].finish();
+            long local = reads[t].finish();
+            if ((old & (EXCLUSIVE | WRITERS)) == 0 && (local & (LOCAL_EXCLUSIVE | LOCAL_WAITING)) == 0) {
                 return;
             }
             fetchAndAdd(t, -1L);
@@ -229,9 +237,12 @@ final class AtomicLocks implements AutoCloseable {
         while (true) {
             if ((v & (EXCLUSIVE | READERS)) == 0) {
                 long desired = v - WRITER + EXCLUSIVE;
-                long old = compareAndSwap(t, v, desired);
+                remote[t].start(Remote.COMPARE_SWAP, v, desired);
+                reads[t].start(Remote.READ, 0, 0); // used only if the swap succeeds
+                long old = remote[t].finish();
+                long local = reads[t].finish();
                 if (old == v) {
-                    if ((readLocal(t) & (LOCAL_SHARED | LOCAL_EXCLUSIVE)) == 0) {
+                    if ((local & (LOCAL_SHARED | LOCAL_EXCLUSIVE)) == 0) {
                         return;
                     }
                     // the member itself holds its lock: give the word back, stay announced
@@ -299,19 +310,16 @@ final class AtomicLocks implements AutoCloseable {
         return remote[t].run(Remote.FETCH_ADD, add, 0);
     }
 
-    private long compareAndSwap(int t, long expected, long desired) {
-        return remote[t].run(Remote.COMPARE_SWAP, expected, desired);
-    }
-
     /** The local word of member {@code t}, by an RDMA read. */
     private long readLocal(int t) {
-        return remote[t].run(Remote.READ, 0, 0);
+        return reads[t].run(Remote.READ, 0, 0);
     }
 
     /**
-     * One operation at a time on one peer's lock segment, built once per peer so that an
-     * operation allocates nothing here: the post (retried from the dispatch's pending queue when
-     * the queue pair is full), its completion, and the wait for it.
+     * One operation at a time on one word of a peer's lock segment, built once per peer so that
+     * an operation allocates nothing here: the post (retried from the dispatch's pending queue
+     * when the queue pair is full, in order behind what is queued for that peer), its completion,
+     * and the wait for it.
      */
     private final class Remote implements Retryable, CompletionCallback, BooleanSupplier {
         static final int FETCH_ADD = 0;
@@ -319,7 +327,6 @@ final class AtomicLocks implements AutoCloseable {
         static final int READ = 2;
         private final int t;
         private final MemorySegment result;
-        private final MemorySegment read;
         private int kind;
         private long first;
         private long second;
@@ -328,14 +335,23 @@ final class AtomicLocks implements AutoCloseable {
         /** The completion status, or -1 while the operation is outstanding. */
         private int status;
 
-        Remote(int t) {
+        /** {@code slot}: where the operation's result lands (8 bytes of this member's segment). */
+        Remote(int t, MemorySegment slot) {
             this.t = t;
-            this.result = mine.asSlice(SLOTS + 16L * t, 8);
-            this.read = mine.asSlice(SLOTS + 16L * t + 8, 8);
+            this.result = slot;
         }
 
         /** Posts one operation and waits for its completion; a failure ends the job. */
         long run(int op, long a, long b) {
+            start(op, a, b);
+            return finish();
+        }
+
+        /**
+         * Posts one operation, queued behind anything already queued for the peer (so a read
+         * started after an atomic reaches the queue pair after it).
+         */
+        void start(int op, long a, long b) {
             w.lock();
             try {
                 kind = op;
@@ -344,18 +360,27 @@ final class AtomicLocks implements AutoCloseable {
                 status = -1;
                 ep = w.ctx.endpoint(w.world[t]);
                 wr = w.ctx.dispatch().track(this);
-                if (!retry()) {
+                if (w.ctx.dispatch().pendingFor(w.world[t]) > 0 || !retry()) {
                     w.ctx.dispatch().pending(this);
                 }
             } finally {
                 w.unlock();
             }
+        }
+
+        /** Waits for the operation {@link #start} posted; its result. A failure ends the job. */
+        long finish() {
             w.await(this);
             if (status != CompletionStatus.OK) {
-                throw w.ctx.fail("window " + w.id + ": a remote atomic on the lock of rank " + t
-                        + " failed (completion status " + status + ")");
+                throw w.ctx.fail("window " + w.id + ": a remote " + (kind == READ ? "read" : "atomic")
+                        + " on the lock of rank " + t + " failed (completion status " + status + ")");
             }
-            return (long) WORD.getVolatile(kind == READ ? read : result, 0L);
+            return (long) WORD.getVolatile(result, 0L);
+        }
+
+        @Override
+        public int orderedPeer() {
+            return w.world[t];
         }
 
         @Override
@@ -365,7 +390,7 @@ final class AtomicLocks implements AutoCloseable {
                 case FETCH_ADD -> ep.fetchAndAdd(result, address[t] + REMOTE, k, first, wr);
                 case COMPARE_SWAP -> ep.compareAndSwap(result, address[t] + REMOTE, k, first,
                         second, wr);
-                default -> ep.read(read, address[t] + LOCAL, k, wr);
+                default -> ep.read(result, address[t] + LOCAL, k, wr);
             };
             return rc == PostStatus.OK;
         }
