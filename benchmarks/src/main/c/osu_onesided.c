@@ -154,7 +154,9 @@ int main(int argc, char **argv) {
          s = s == max_size ? max_size + 1 : (s * step < max_size ? s * step : max_size)) {
         long iters = s > 65536 ? (iterations / 20 > 10 ? iterations / 20 : 10) : iterations;
         long n = bw ? (iters / window > 2 ? iters / window : 2) : iters;
-        epochs(s, n / 10 > 2 ? n / 10 : 2);
+        long untimed = n / 10 > 2 ? n / 10 : 2;
+        long floor = s <= 65536 ? (10000 + per_epoch - 1) / per_epoch : 0; /* as OsuOneSided.untimed */
+        epochs(s, untimed > floor ? untimed : floor);
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
         epochs(s, n);
