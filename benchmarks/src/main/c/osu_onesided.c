@@ -156,7 +156,9 @@ int main(int argc, char **argv) {
         long n = bw ? (iters / window > 2 ? iters / window : 2) : iters;
         long untimed = n / 10 > 2 ? n / 10 : 2;
         long floor = s <= 65536 ? (10000 + per_epoch - 1) / per_epoch : 0; /* as OsuOneSided.untimed */
-        epochs(s, untimed > floor ? untimed : floor);
+        if (floor > untimed) untimed = floor;
+        for (long done = 0; done < untimed; done += 10) /* as OsuOneSided: calls of 10 */
+            epochs(s, untimed - done < 10 ? untimed - done : 10);
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
         epochs(s, n);

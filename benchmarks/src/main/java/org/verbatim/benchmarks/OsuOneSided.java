@@ -28,7 +28,7 @@ import mpi.Win;
  * epoch per operation (per window of operations for the bandwidth tests). Latency is per
  * operation (with its synchronisation); bandwidth in MB/s (10^6 B) over {@code --window}
  * operations per epoch. Windows are created on a direct buffer or allocated (allocated windows of
- * one host are loads and stores). {@code --warmup N}: N epochs at the first size, in calls of 200,
+ * one host are loads and stores). {@code --warmup N}: N epochs at the first size, in calls of 10,
  * before anything is timed (the JIT compiles the whole path; a tenth of the timed epochs at each
  * size is not enough for short runs). Before each size is timed, the program waits (150 ms or more)
  * until the JIT has stopped compiling: a rank is bound to one core with its compiler threads, so a
@@ -55,8 +55,24 @@ public final class OsuOneSided {
     private Win win;
     /** Fewest untimed operations before a size up to 64 KiB is timed ({@link #untimed}). */
     static final int UNTIMED_OPS = 10_000;
-    /** Epochs per call of {@link #epochs} during the warm-up. */
-    private static final int WARMUP_CALL = 200;
+    /**
+     * Epochs per call of {@link #epochs} in the untimed pass before each size: short calls, so
+     * that the timed call enters {@link #epochs} compiled whole. HotSpot compiles a method whole
+     * (tier 4) only after 600 calls or more; a method called fewer times, or deoptimized by a path
+     * the new size takes, runs one long call in on-stack-replaced code compiled while that call
+     * runs: with one untimed call per size, the first timed size (get + lock, 8 B) measured
+     * 0.12-0.14 us and the next 0.05.
+     */
+    static final int UNTIMED_CALL = 10;
+    /**
+     * Epochs per call of {@link #epochs} during the warm-up: thousands of calls, so that HotSpot
+     * compiles {@link #epochs} whole before the first size is timed (it does so once a method
+     * has been called more than 5,000 times, or 600 with many loop iterations, tested only every
+     * 1,024 calls). In calls of 200 (1,000 calls) the compilation came as the first timed call
+     * entered it, on the rank's one core: get + lock at 8 B, the first size, 0.14-0.18 us against
+     * 0.05-0.07 at 64 B; in calls of 10, 0.07 and 0.05.
+     */
+    private static final int WARMUP_CALL = 10;
 
     private OsuOneSided(String[] args) throws MPIException {
         String t = "put-latency";
@@ -159,8 +175,11 @@ public final class OsuOneSided {
             int iters = size > 65536 ? Math.max(10, iterations / 20) : iterations;
             int perEpoch = bw ? window : 1;
             int epochs = bw ? Math.max(2, iters / window) : iters;
-            epochs(size, untimed(size, epochs, perEpoch), perEpoch, origin, result, compare,
-                    target);
+            int untimed = untimed(size, epochs, perEpoch);
+            for (int done = 0; done < untimed; done += UNTIMED_CALL) {
+                epochs(size, Math.min(UNTIMED_CALL, untimed - done), perEpoch, origin, result,
+                        compare, target);
+            }
             Osu.settleJit();
             MPI.COMM_WORLD.barrier();
             double start = MPI.wtime();
