@@ -54,7 +54,7 @@ public final class OsuOneSided {
     private final String rdma;
     private Win win;
     /** Fewest untimed operations before a size up to 64 KiB is timed ({@link #untimed}). */
-    static final int UNTIMED_OPS = 10_000;
+    static final int UNTIMED_OPS = 30_000;
     /**
      * Epochs per call of {@link #epochs} in the untimed pass before each size: short calls, so
      * that the timed call enters {@link #epochs} compiled whole. HotSpot compiles a method whole
@@ -201,9 +201,12 @@ public final class OsuOneSided {
      * {@link #UNTIMED_OPS} operations. A path a size takes for the first time (accumulate's
      * in-place loops from 128 ints on) deoptimizes the compiled callers; they are compiled again
      * only once their new profiled code has been called some thousands of times (HotSpot's tier-4
-     * threshold: 5,000 calls), so with fewer untimed calls the JIT is quiet when the timed loop
+     * threshold: 5,000 calls, or 600 calls with 15,000 calls and loop iterations together, tested
+     * every 1,024 calls), so with fewer untimed calls the JIT is quiet when the timed loop
      * starts, and compiles the path during it: accumulate at 512 B measured 1.75 us with a
-     * 4,000-epoch pass (--iterations 40000), 0.2 us once compiled.
+     * 4,000-epoch pass (--iterations 40000), 0.1-0.2 us once compiled; with 10,000 operations
+     * in calls of 10 (1,000 calls of {@link #epochs}, 11,000 calls and iterations) one epoch kind
+     * in each run still measured 0.5-0.8 us.
      */
     static int untimed(int size, int epochs, int perEpoch) {
         int floor = size <= 65536 ? (UNTIMED_OPS + perEpoch - 1) / perEpoch : 0;
