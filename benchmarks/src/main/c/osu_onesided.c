@@ -154,7 +154,11 @@ int main(int argc, char **argv) {
          s = s == max_size ? max_size + 1 : (s * step < max_size ? s * step : max_size)) {
         long iters = s > 65536 ? (iterations / 20 > 10 ? iterations / 20 : 10) : iterations;
         long n = bw ? (iters / window > 2 ? iters / window : 2) : iters;
-        epochs(s, n / 10 > 2 ? n / 10 : 2);
+        long untimed = n / 10 > 2 ? n / 10 : 2;
+        long floor = s <= 65536 ? (30000 + per_epoch - 1) / per_epoch : 0; /* as OsuOneSided.untimed */
+        if (floor > untimed) untimed = floor;
+        for (long done = 0; done < untimed; done += 10) /* as OsuOneSided: calls of 10 */
+            epochs(s, untimed - done < 10 ? untimed - done : 10);
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
         epochs(s, n);

@@ -28,7 +28,7 @@ import mpi.Win;
  * epoch per operation (per window of operations for the bandwidth tests). Latency is per
  * operation (with its synchronisation); bandwidth in MB/s (10^6 B) over {@code --window}
  * operations per epoch. Windows are created on a direct buffer or allocated (allocated windows of
- * one host are loads and stores). {@code --warmup N}: N epochs at the first size, in calls of 200,
+ * one host are loads and stores). {@code --warmup N}: N epochs at the first size, in calls of 10,
  * before anything is timed (the JIT compiles the whole path; a tenth of the timed epochs at each
  * size is not enough for short runs). Before each size is timed, the program waits (150 ms or more)
  * until the JIT has stopped compiling: a rank is bound to one core with its compiler threads, so a
@@ -53,8 +53,26 @@ public final class OsuOneSided {
     private final String aggregate;
     private final String rdma;
     private Win win;
-    /** Epochs per call of {@link #epochs} during the warm-up. */
-    private static final int WARMUP_CALL = 200;
+    /** Fewest untimed operations before a size up to 64 KiB is timed ({@link #untimed}). */
+    static final int UNTIMED_OPS = 30_000;
+    /**
+     * Epochs per call of {@link #epochs} in the untimed pass before each size: short calls, so
+     * that the timed call enters {@link #epochs} compiled whole. HotSpot compiles a method whole
+     * (tier 4) only after 600 calls or more; a method called fewer times, or deoptimized by a path
+     * the new size takes, runs one long call in on-stack-replaced code compiled while that call
+     * runs: with one untimed call per size, the first timed size (get + lock, 8 B) measured
+     * 0.12-0.14 us and the next 0.05.
+     */
+    static final int UNTIMED_CALL = 10;
+    /**
+     * Epochs per call of {@link #epochs} during the warm-up: thousands of calls, so that HotSpot
+     * compiles {@link #epochs} whole before the first size is timed (it does so once a method
+     * has been called more than 5,000 times, or 600 with many loop iterations, tested only every
+     * 1,024 calls). In calls of 200 (1,000 calls) the compilation came as the first timed call
+     * entered it, on the rank's one core: get + lock at 8 B, the first size, 0.14-0.18 us against
+     * 0.05-0.07 at 64 B; in calls of 10, 0.07 and 0.05.
+     */
+    private static final int WARMUP_CALL = 10;
 
     private OsuOneSided(String[] args) throws MPIException {
         String t = "put-latency";
@@ -157,7 +175,11 @@ public final class OsuOneSided {
             int iters = size > 65536 ? Math.max(10, iterations / 20) : iterations;
             int perEpoch = bw ? window : 1;
             int epochs = bw ? Math.max(2, iters / window) : iters;
-            epochs(size, Math.max(2, epochs / 10), perEpoch, origin, result, compare, target);
+            int untimed = untimed(size, epochs, perEpoch);
+            for (int done = 0; done < untimed; done += UNTIMED_CALL) {
+                epochs(size, Math.min(UNTIMED_CALL, untimed - done), perEpoch, origin, result,
+                        compare, target);
+            }
             Osu.settleJit();
             MPI.COMM_WORLD.barrier();
             double start = MPI.wtime();
@@ -172,6 +194,23 @@ public final class OsuOneSided {
             MPI.COMM_WORLD.barrier();
         }
         win.free();
+    }
+
+    /**
+     * Untimed epochs before a size is timed: a tenth of the timed ones, and up to 64 KiB at least
+     * {@link #UNTIMED_OPS} operations. A path a size takes for the first time (accumulate's
+     * in-place loops from 128 ints on) deoptimizes the compiled callers; they are compiled again
+     * only once their new profiled code has been called some thousands of times (HotSpot's tier-4
+     * threshold: 5,000 calls, or 600 calls with 15,000 calls and loop iterations together, tested
+     * every 1,024 calls), so with fewer untimed calls the JIT is quiet when the timed loop
+     * starts, and compiles the path during it: accumulate at 512 B measured 1.75 us with a
+     * 4,000-epoch pass (--iterations 40000), 0.1-0.2 us once compiled; with 10,000 operations
+     * in calls of 10 (1,000 calls of {@link #epochs}, 11,000 calls and iterations) one epoch kind
+     * in each run still measured 0.5-0.8 us.
+     */
+    static int untimed(int size, int epochs, int perEpoch) {
+        int floor = size <= 65536 ? (UNTIMED_OPS + perEpoch - 1) / perEpoch : 0;
+        return Math.max(Math.max(2, epochs / 10), floor);
     }
 
     private void epochs(int size, int epochs, int perEpoch, ByteBuffer origin, ByteBuffer result,
