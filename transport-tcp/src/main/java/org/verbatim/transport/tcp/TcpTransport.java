@@ -105,6 +105,8 @@ final class TcpTransport implements Transport {
     long framesSent;
     private long framesReceived;
     private long framesPlaced;
+    /** The traffic timeline, or null (verbatim.tcp.trace-ms 0). */
+    final TcpTrace trace;
 
     private TcpTransport(TransportContext context, TcpConfiguration config, Selector selector,
                          ServerSocketChannel server) {
@@ -127,6 +129,7 @@ final class TcpTransport implements Transport {
                 OperationLimits.NONE, EnumSet.noneOf(AtomicOp.class), 0, 0);
         this.capabilities = emulation.capabilities(raw);
         this.connector = new Connector(this, context, config, selector, server);
+        this.trace = config.traceMillis() > 0 ? new TcpTrace(rank, config.traceMillis(), System.err) : null;
     }
 
     /** Opens the listening socket, publishes its addresses and waits for every rank's (collective). */
@@ -276,6 +279,9 @@ final class TcpTransport implements Transport {
         }
         passesToIdlePoll = IDLE_POLL_PASSES;
         inProgress = true;
+        if (trace != null) {
+            trace.pass();
+        }
         try {
             if (linksChanged) {
                 collectDirectLinks();
@@ -285,6 +291,9 @@ final class TcpTransport implements Transport {
                 work = readDirect();
             } else {
                 passesToSelect = DIRECT_SELECT_PASSES;
+                if (trace != null) {
+                    trace.selects++;
+                }
                 work = selector.selectNow(onReady);
             }
             work += emulation.progress();
@@ -380,6 +389,10 @@ final class TcpTransport implements Transport {
             if (l.placing != null) {
                 n = l.channel.read(l.placing.asSlice(l.placeDone).asByteBuffer());
                 if (n > 0) {
+                    if (trace != null) {
+                        trace.reads++;
+                        trace.readBytes += n;
+                    }
                     l.placeDone += n;
                     if (l.placeDone == l.placing.byteSize()) {
                         finishPlacement(l);
@@ -396,6 +409,14 @@ final class TcpTransport implements Transport {
         } catch (IOException e) {
             fail(l, "connection to rank " + l.peer + " (" + l.remote + ") broke: " + e.getMessage());
             return 0;
+        }
+        if (trace != null) {
+            trace.reads++;
+            if (n > 0) {
+                trace.readBytes += n;
+            } else {
+                trace.readsEmpty++;
+            }
         }
         if (n < 0) {
             if (l.byeReceived || closing) {
@@ -435,6 +456,9 @@ final class TcpTransport implements Transport {
                 break;
             }
             framesReceived++;
+            if (trace != null) {
+                trace.framesIn++;
+            }
             if (!closing) {
                 receiver.onReceive(l.peer, m, pos + Frames.LENGTH_SIZE, length);
             }
@@ -490,6 +514,9 @@ final class TcpTransport implements Transport {
     private void finishPlacement(PeerLink l) {
         l.placing = null;
         framesReceived++;
+        if (trace != null) {
+            trace.framesIn++;
+        }
         framesPlaced++;
         emulation.placed(l.peer, l.placeHead, 0, l.placeLength);
     }
@@ -557,6 +584,9 @@ final class TcpTransport implements Transport {
             return;
         }
         closing = true;
+        if (trace != null) {
+            trace.flush();
+        }
         long deadline = System.nanoTime() + CLOSE_FLUSH_NANOS;
         for (PeerLink l : links) {
             if (l != null && l.channel != null && !l.failed && l.queueBye()) {
@@ -640,10 +670,15 @@ final class TcpTransport implements Transport {
 
         @Override
         public void sleep(long maxNanos) {
+            long start = trace != null ? System.nanoTime() : 0;
             try {
                 selector.select(k -> { }, Math.max(1, maxNanos / 1_000_000));
             } catch (IOException ignored) {
                 // a wake-up without work is harmless
+            }
+            if (trace != null) {
+                trace.sleeps++;
+                trace.sleepNanos += System.nanoTime() - start;
             }
         }
 
