@@ -64,7 +64,8 @@ final class ShmOpen {
             final boolean ptraceable = cmaCause == null;
             InboxFile.Created inbox = null;
             if (localPeers > 0) {
-                inbox = InboxFile.create(inboxPath, config.inboxSize(), config.maxRecordLength(), pid, arena);
+                inbox = InboxFile.create(inboxPath, config.inboxSize(), config.maxRecordLength(), pid,
+                        config.fastBoxes(), config.fastBoxSlots(), config.fastBoxSlotSize(), arena);
                 MemorySegment file = inbox.file();
                 created = true;
                 bootstrap.put(key("pid", rank), Long.toString(pid));
