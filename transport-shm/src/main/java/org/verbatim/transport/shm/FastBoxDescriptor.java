@@ -33,8 +33,8 @@ package org.verbatim.transport.shm;
  *
  * <p>RING COUNT orders the box against the sender's records in the shared ring: the number of
  * ring records the sender had claimed towards this inbox since the box opened, when it wrote the
- * slot. Each such ring record carries, in the high 24 bits of its TYPE, the number of box
- * messages written before its claim ({@link MpscRing#claim}).
+ * slot. Each such ring record carries, in bits 8 to 30 of its TYPE, the number of box
+ * messages written before its claim, modulo 2^23, and bit 31 set ({@link MpscRing#claim}).
  */
 final class FastBoxDescriptor {
     static final int BOX_COUNT_OFFSET = 40;
@@ -53,8 +53,8 @@ final class FastBoxDescriptor {
     /** Bits of a ring record's TYPE that hold the record type; the rest is the box stamp. */
     static final int TYPE_MASK = 0xFF;
     static final int STAMP_SHIFT = 8;
-    /** The box stamp is the box message count modulo 2^24. */
-    static final int STAMP_MASK = 0xFF_FFFF;
+    /** The box stamp is the box message count modulo 2^23 (bit 31 is {@link FastBoxSender#COUNTED}). */
+    static final int STAMP_MASK = 0x7F_FFFF;
 
     private FastBoxDescriptor() {
     }

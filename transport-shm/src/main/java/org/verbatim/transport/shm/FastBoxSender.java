@@ -92,6 +92,11 @@ final class FastBoxSender {
         return -1;
     }
 
+    /** Box messages written so far (tests and probes). */
+    long written() {
+        return written;
+    }
+
     /** Largest message (runtime header and payload) a slot holds. */
     int maxBody() {
         return maxBody;

@@ -130,6 +130,11 @@ final class ShmEndpoint implements Endpoint {
         box = granted;
     }
 
+    /** This rank's fast box at the peer, or null (tests). */
+    FastBoxSender ringBox() {
+        return box;
+    }
+
     @Override
     public int claim(int length, EagerClaim claim) {
         if (length < 0 || length > maxEager) {
