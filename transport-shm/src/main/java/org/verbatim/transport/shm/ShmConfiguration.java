@@ -25,13 +25,13 @@ public final class ShmConfiguration {
     public static final Setting EVENTFD = new Setting("verbatim.shm.eventfd", "true",
             "Sleep on an eventfd that peers fetch with pidfd_getfd (pollable with other transports); false, or a refused pidfd_getfd, sleeps on the inbox futex.");
 
-    public static final Setting FASTBOX_COUNT = new Setting("verbatim.shm.fastbox.count", "8",
-            "Fast boxes in each rank's inbox (0 to 64): single-producer rings granted to its first senders that reach verbatim.shm.fastbox.after messages; 0 turns them off.");
-    public static final Setting FASTBOX_AFTER = new Setting("verbatim.shm.fastbox.after", "64",
+    public static final Setting FASTBOX_COUNT = new Setting("verbatim.shm.fastbox-count", "8",
+            "Fast boxes in each rank's inbox (0 to 64): single-producer rings granted to its first senders that reach verbatim.shm.fastbox-after messages; 0 turns them off.");
+    public static final Setting FASTBOX_AFTER = new Setting("verbatim.shm.fastbox-after", "64",
             "Eager messages a rank sends to a same-host peer through its shared ring before it asks for a fast box there (1 to 1g).");
-    public static final Setting FASTBOX_SLOTS = new Setting("verbatim.shm.fastbox.slots", "128",
+    public static final Setting FASTBOX_SLOTS = new Setting("verbatim.shm.fastbox-slots", "128",
             "Slots in each fast box (power of two, 8 to 4096); a full box falls back to the shared ring.");
-    public static final Setting FASTBOX_SLOT_SIZE = new Setting("verbatim.shm.fastbox.slot-size", "64",
+    public static final Setting FASTBOX_SLOT_SIZE = new Setting("verbatim.shm.fastbox-slot-size", "64",
             "Bytes of a fast-box slot, 16 of them its header (64, 128 or 256); larger messages go through the shared ring.");
 
     /** Every setting of this module, in documentation order. */

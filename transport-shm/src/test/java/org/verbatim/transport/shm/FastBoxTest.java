@@ -92,6 +92,25 @@ class FastBoxTest {
         }
     }
 
+    @Test
+    void theSettingsAreValidated() {
+        ShmConfiguration defaults = ShmConfiguration.from(Map.of());
+        assertEquals(8, defaults.fastBoxes());
+        assertEquals(64, defaults.fastBoxAfter());
+        assertEquals(128, defaults.fastBoxSlots());
+        assertEquals(64, defaults.fastBoxSlotSize());
+        assertEquals(0, ShmConfiguration.from(Map.of(ShmConfiguration.FASTBOX_COUNT.name(), "0"))
+                .fastBoxes());
+        for (String[] bad : new String[][] {{ShmConfiguration.FASTBOX_COUNT.name(), "65"},
+                {ShmConfiguration.FASTBOX_COUNT.name(), "-1"}, {ShmConfiguration.FASTBOX_AFTER.name(), "0"},
+                {ShmConfiguration.FASTBOX_SLOTS.name(), "100"}, {ShmConfiguration.FASTBOX_SLOTS.name(), "4"},
+                {ShmConfiguration.FASTBOX_SLOT_SIZE.name(), "512"},
+                {ShmConfiguration.FASTBOX_SLOT_SIZE.name(), "96"}}) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> ShmConfiguration.from(Map.of(bad[0], bad[1])), bad[0] + "=" + bad[1]);
+        }
+    }
+
     /**
      * The consumer takes a slot only when its SEQUENCE is the next one: after a whole lap read,
      * the slots still hold the old lap (it never zeroes them) and nothing is read twice, even
