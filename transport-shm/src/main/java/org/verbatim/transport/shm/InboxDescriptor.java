@@ -19,8 +19,6 @@ package org.verbatim.transport.shm;
  *  +-------------------------------+-------------------------------+  32
  *  |   PROBE WORD (read by a peer with process_vm_readv at open)   |
  *  +---------------------------------------------------------------+  40
- *  | FAST BOXES | SLOTS | SLOT SIZE (FastBoxDescriptor; 0: none)   |
- *  +---------------------------------------------------------------+  52
  *  |                        ... padding ...                        |
  *  +---------------------------------------------------------------+ 128
  *  |      TAIL: claimed by producers with CAS (any peer)           |
@@ -37,8 +35,6 @@ package org.verbatim.transport.shm;
  *  +---------------------------------------------------------------+ 4096 + CAPACITY
  *  |      KEY TABLE: see KeyTableDescriptor                        |
  *  +---------------------------------------------------------------+ + KeyTableDescriptor.LENGTH
- *  |      FAST BOXES (if any, from the next page): FastBoxDescriptor |
- *  +---------------------------------------------------------------+
  * </pre>
  *
  * Counters sit 128 bytes apart (two cache lines, because of the adjacent-line prefetcher), so the
@@ -48,7 +44,7 @@ package org.verbatim.transport.shm;
 final class InboxDescriptor {
     /** "VBTMSHM1" in ASCII, little-endian. */
     static final long MAGIC = 0x314D48534D544256L;
-    static final int VERSION = 4;
+    static final int VERSION = 3;
     /** The value of the probe word: what a peer must read through CMA for CMA to count as working. */
     static final long PROBE_MAGIC = 0x43_4D_41_2D_50_52_4F_42L;
 

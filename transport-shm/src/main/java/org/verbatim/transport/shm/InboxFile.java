@@ -60,13 +60,7 @@ final class InboxFile {
      */
     static Created create(Path path, int capacity, int maxRecordLength, long pid, Arena arena)
             throws IOException {
-        return create(path, capacity, maxRecordLength, pid, 0, 0, 0, arena);
-    }
-
-    /** As {@link #create(Path, int, int, long, Arena)}, with {@code boxes} fast boxes of that geometry. */
-    static Created create(Path path, int capacity, int maxRecordLength, long pid, int boxes,
-                          int slots, int slotSize, Arena arena) throws IOException {
-        long size = FastBoxDescriptor.fileSize(capacity, boxes, slots, slotSize);
+        long size = InboxDescriptor.fileSize(capacity);
         try (Arena scratch = Arena.ofConfined()) {
             MemorySegment errno = LinuxSyscalls.allocateErrno(scratch);
             int fd = FileDescriptors.open(errno, path.toString(), FileDescriptors.O_RDWR
@@ -86,11 +80,6 @@ final class InboxFile {
                 file.set(ValueLayout.JAVA_LONG, PID_OFFSET, pid);
                 file.set(ValueLayout.JAVA_INT, MAX_RECORD_OFFSET, maxRecordLength);
                 file.set(ValueLayout.JAVA_LONG, PROBE_OFFSET, PROBE_MAGIC);
-                if (boxes > 0) {
-                    file.set(ValueLayout.JAVA_INT, FastBoxDescriptor.BOX_COUNT_OFFSET, boxes);
-                    file.set(ValueLayout.JAVA_INT, FastBoxDescriptor.SLOTS_OFFSET, slots);
-                    file.set(ValueLayout.JAVA_INT, FastBoxDescriptor.SLOT_SIZE_OFFSET, slotSize);
-                }
                 VarHandle.releaseFence();
                 file.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
                 return new Created(file, fd);
@@ -129,6 +118,11 @@ final class InboxFile {
             try {
                 checkPrivate(name, Path.of("/proc/self/fd/" + fd));
                 long size = Files.size(Path.of("/proc/self/fd/" + fd));
+                if (capacity >= 0 && size != InboxDescriptor.fileSize(capacity)) {
+                    throw new IOException(name + ": size " + size + ", expected "
+                            + InboxDescriptor.fileSize(capacity)
+                            + " (is verbatim.shm.inbox-size the same on every rank?)");
+                }
                 if (size < InboxDescriptor.RING_OFFSET) {
                     throw new IOException(name + ": " + size + " bytes, too short for an inbox");
                 }
@@ -142,21 +136,7 @@ final class InboxFile {
                     throw new IOException(name + ": record size differs (is verbatim.shm.eager-size "
                             + "the same on every rank?)");
                 }
-                final int fileCapacity = file.get(ValueLayout.JAVA_INT, CAPACITY_OFFSET);
-                if (capacity >= 0 && fileCapacity != capacity) {
-                    throw new IOException(name + ": ring of " + fileCapacity + " bytes, expected "
-                            + capacity + " (is verbatim.shm.inbox-size the same on every rank?)");
-                }
-                final int boxes = file.get(ValueLayout.JAVA_INT, FastBoxDescriptor.BOX_COUNT_OFFSET);
-                final int slots = file.get(ValueLayout.JAVA_INT, FastBoxDescriptor.SLOTS_OFFSET);
-                final int slotSize = file.get(ValueLayout.JAVA_INT, FastBoxDescriptor.SLOT_SIZE_OFFSET);
-                if (boxes < 0 || boxes > 64 || boxes > 0 && (slots < 8 || Integer.bitCount(slots) != 1
-                        || slots > 4096 || slotSize < 64 || slotSize > 256
-                        || Integer.bitCount(slotSize) != 1)) {
-                    throw new IOException(name + ": bad fast box geometry " + boxes + "x" + slots
-                            + "x" + slotSize);
-                }
-                if (size != FastBoxDescriptor.fileSize(fileCapacity, boxes, slots, slotSize)) {
+                if (size != InboxDescriptor.fileSize(file.get(ValueLayout.JAVA_INT, CAPACITY_OFFSET))) {
                     throw new IOException(name + ": its size does not match its ring capacity");
                 }
                 if (ownerPid >= 0 && file.get(ValueLayout.JAVA_LONG, PID_OFFSET) != ownerPid) {

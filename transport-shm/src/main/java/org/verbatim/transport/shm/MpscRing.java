@@ -60,12 +60,6 @@ final class MpscRing {
     private int polledLength;
     private int polledType;
     private int polledSource;
-    /** Consumer side: the raw TYPE word of the record {@link #poll} returned last (stamp bits). */
-    private int polledRawType;
-    /** Producer side: this process's fast box in the ring's inbox, once granted ({@link #openBox}). */
-    private FastBoxSender box;
-    /** Consumer side: the inbox's fast boxes, looked at too by {@link #ready}; null if none. */
-    private FastBoxes boxes;
 
     /**
      * @param file            the whole mapped inbox file
@@ -164,65 +158,24 @@ final class MpscRing {
             INT.setRelease(ALL, base + paddingOffset + LENGTH_OFFSET, padding);
             tailIndex = 0;
         }
-        final FastBoxSender b = box;
-        if (b != null) {
-            // claimed while this process has a fast box in the inbox: the record says how many
-            // box messages came before it, and the box's later slots count it (send order)
-            INT.set(ALL, base + RING_OFFSET + tailIndex + TYPE_OFFSET, b.stamp());
-            b.ringClaims++;
-        }
         return RING_OFFSET + (long) tailIndex;
     }
 
     /** Publishes a claimed record: type, source and length; the body must already be written. */
     void commit(long offset, int type, int source, int length) {
-        commit(offset, type, source, length, 0);
-    }
-
-    /** As {@link #commit(long, int, int, int)}, with {@code aux} in the header's AUX word. */
-    void commit(long offset, int type, int source, int length, int aux) {
         final long at = record(offset);
-        // keep the stamp that claim wrote (records are zeroed before reuse: none, without a box)
-        INT.set(ALL, at + TYPE_OFFSET, box == null ? type
-                : type | ((int) INT.get(ALL, at + TYPE_OFFSET) & ~FastBoxDescriptor.TYPE_MASK));
+        INT.set(ALL, at + TYPE_OFFSET, type);
         INT.set(ALL, at + SOURCE_OFFSET, source);
-        if (aux != 0) {
-            INT.set(ALL, at + RecordDescriptor.AUX_OFFSET, aux);
-        }
         INT.setRelease(ALL, at + LENGTH_OFFSET, length);
         doorbell.ring();
     }
 
-    /**
-     * Gives up a claimed record: padding, or ABANDONED when it was claimed with a fast box open
-     * (the receiver must still count it, to keep the box in order with the ring).
-     */
+    /** Turns a claimed record into padding (the sender gave it up after claiming). */
     void abandon(long offset, int length) {
         final long at = record(offset);
-        final int stamp = box == null ? 0
-                : (int) INT.get(ALL, at + TYPE_OFFSET) & ~FastBoxDescriptor.TYPE_MASK;
-        INT.set(ALL, at + TYPE_OFFSET, stamp == 0 ? TYPE_PADDING
-                : RecordDescriptor.TYPE_ABANDONED | stamp);
+        INT.set(ALL, at + TYPE_OFFSET, TYPE_PADDING);
         INT.setRelease(ALL, at + LENGTH_OFFSET, RecordDescriptor.align(length));
         doorbell.ring();
-    }
-
-    /**
-     * Producer side: from now on this process also writes {@code sender}, a fast box in this
-     * ring's inbox; every record claimed after this call is stamped for it.
-     */
-    void openBox(FastBoxSender sender) {
-        this.box = sender;
-    }
-
-    /** Producer side: this process's fast box in the inbox, or null. */
-    FastBoxSender box() {
-        return box;
-    }
-
-    /** Consumer side: the inbox's fast boxes, for {@link #ready}. */
-    void attachBoxes(FastBoxes fastBoxes) {
-        this.boxes = fastBoxes;
     }
 
     // ---- consumer side
@@ -248,8 +201,7 @@ final class MpscRing {
             final int type = (int) INT.get(ALL, base + offset + TYPE_OFFSET);
             if (type != TYPE_PADDING) {
                 polledLength = length;
-                polledType = type & FastBoxDescriptor.TYPE_MASK;
-                polledRawType = type;
+                polledType = type;
                 polledSource = (int) INT.get(ALL, base + offset + SOURCE_OFFSET);
                 return offset;
             }
@@ -257,15 +209,11 @@ final class MpscRing {
         }
     }
 
-    /**
-     * True if the next record is published (padding included), or a fast box of the inbox has
-     * its next message: {@link #poll} or the boxes have work.
-     */
+    /** True if the next record is published (padding included): {@link #poll} has work. */
     boolean ready() {
         live();
         return head - published != capacity
-                && (int) INT.getAcquire(ALL, base + RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0
-                || boxes != null && boxes.ready();
+                && (int) INT.getAcquire(ALL, base + RING_OFFSET + ((int) head & mask) + LENGTH_OFFSET) > 0;
     }
 
     /**
@@ -295,14 +243,6 @@ final class MpscRing {
     /** Type of the record the last {@link #poll} returned. */
     int polledType() {
         return polledType;
-    }
-
-    /**
-     * The raw TYPE word of the record the last {@link #poll} returned: negative when it was
-     * claimed with a fast box open ({@link FastBoxSender#COUNTED}), its stamp in the high bits.
-     */
-    int polledRawType() {
-        return polledRawType;
     }
 
     /** Source of the record the last {@link #poll} returned. */

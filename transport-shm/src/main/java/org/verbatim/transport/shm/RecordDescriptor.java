@@ -12,7 +12,7 @@ package org.verbatim.transport.shm;
  *  +---------------------------------------------------------------+  0
  *  |          LENGTH (header included, unaligned; written last)    |
  *  +---------------------------------------------------------------+  4
- *  |  TYPE (low 8 bits; the high bits: a fast box stamp, FastBoxDescriptor) |
+ *  |                            TYPE                               |
  *  +---------------------------------------------------------------+  8
  *  |                   SOURCE (world rank of the sender)           |
  *  +---------------------------------------------------------------+ 12
@@ -67,10 +67,6 @@ final class RecordDescriptor {
     static final int TYPE_FLUSH = 10;
     static final int TYPE_FLUSH_ACK = 11;
     static final int TYPE_OP_ERROR = 12;
-    /** A sender took fast box AUX of this inbox ({@link FastBoxes}); no body. */
-    static final int TYPE_FASTBOX_OPEN = 13;
-    /** A record given up after its claim while a fast box was open: counted, then dropped. */
-    static final int TYPE_ABANDONED = 14;
 
     /** Length of the operation header at the start of an emulated-RDMA record body. */
     static final int OP_HEADER_LENGTH = 32;

@@ -25,19 +25,9 @@ public final class ShmConfiguration {
     public static final Setting EVENTFD = new Setting("verbatim.shm.eventfd", "true",
             "Sleep on an eventfd that peers fetch with pidfd_getfd (pollable with other transports); false, or a refused pidfd_getfd, sleeps on the inbox futex.");
 
-    public static final Setting FASTBOX_COUNT = new Setting("verbatim.shm.fastbox-count", "8",
-            "Fast boxes in each rank's inbox (0 to 64): single-producer rings granted to its first senders that reach verbatim.shm.fastbox-after messages; 0 turns them off.");
-    public static final Setting FASTBOX_AFTER = new Setting("verbatim.shm.fastbox-after", "64",
-            "Eager messages a rank sends to a same-host peer through its shared ring before it asks for a fast box there (1 to 1g).");
-    public static final Setting FASTBOX_SLOTS = new Setting("verbatim.shm.fastbox-slots", "128",
-            "Slots in each fast box (power of two, 8 to 4096); a full box falls back to the shared ring.");
-    public static final Setting FASTBOX_SLOT_SIZE = new Setting("verbatim.shm.fastbox-slot-size", "64",
-            "Bytes of a fast-box slot, 16 of them its header (64, 128 or 256); larger messages go through the shared ring.");
-
     /** Every setting of this module, in documentation order. */
     public static final List<Setting> SETTINGS =
-            List.of(DIRECTORY, INBOX_SIZE, EAGER_SIZE, CMA, LIVENESS_INTERVAL, MAX_RDMA_OPS, EVENTFD,
-                    FASTBOX_COUNT, FASTBOX_AFTER, FASTBOX_SLOTS, FASTBOX_SLOT_SIZE);
+            List.of(DIRECTORY, INBOX_SIZE, EAGER_SIZE, CMA, LIVENESS_INTERVAL, MAX_RDMA_OPS, EVENTFD);
 
     private final String directory;
     private final int inboxSize;
@@ -46,14 +36,9 @@ public final class ShmConfiguration {
     private final long livenessIntervalNanos;
     private final int maxRdmaOps;
     private final boolean eventFd;
-    private final int fastBoxes;
-    private final int fastBoxAfter;
-    private final int fastBoxSlots;
-    private final int fastBoxSlotSize;
 
     private ShmConfiguration(String directory, int inboxSize, int eagerSize, boolean cma,
-                             long livenessIntervalNanos, int maxRdmaOps, boolean eventFd,
-                             int fastBoxes, int fastBoxAfter, int fastBoxSlots, int fastBoxSlotSize) {
+                             long livenessIntervalNanos, int maxRdmaOps, boolean eventFd) {
         this.directory = directory;
         this.inboxSize = inboxSize;
         this.eagerSize = eagerSize;
@@ -61,10 +46,6 @@ public final class ShmConfiguration {
         this.livenessIntervalNanos = livenessIntervalNanos;
         this.maxRdmaOps = maxRdmaOps;
         this.eventFd = eventFd;
-        this.fastBoxes = fastBoxes;
-        this.fastBoxAfter = fastBoxAfter;
-        this.fastBoxSlots = fastBoxSlots;
-        this.fastBoxSlotSize = fastBoxSlotSize;
     }
 
     /** Reads and validates the settings; IllegalArgumentException names the bad one. */
@@ -89,27 +70,8 @@ public final class ShmConfiguration {
         if (ops < 1 || ops > (1 << 20)) {
             throw new IllegalArgumentException(MAX_RDMA_OPS.name() + " must be in [1, 1m]: " + ops);
         }
-        long boxes = FASTBOX_COUNT.getSize(config);
-        if (boxes < 0 || boxes > 64) {
-            throw new IllegalArgumentException(FASTBOX_COUNT.name() + " must be in [0, 64]: " + boxes);
-        }
-        long after = FASTBOX_AFTER.getSize(config);
-        if (after < 1 || after > (1 << 30)) {
-            throw new IllegalArgumentException(FASTBOX_AFTER.name() + " must be in [1, 1g]: " + after);
-        }
-        long slots = FASTBOX_SLOTS.getSize(config);
-        if (slots < 8 || slots > 4096 || Long.bitCount(slots) != 1) {
-            throw new IllegalArgumentException(FASTBOX_SLOTS.name()
-                    + " must be a power of two in [8, 4096]: " + slots);
-        }
-        long slotSize = FASTBOX_SLOT_SIZE.getSize(config);
-        if (slotSize != 64 && slotSize != 128 && slotSize != 256) {
-            throw new IllegalArgumentException(FASTBOX_SLOT_SIZE.name() + " must be 64, 128 or 256: "
-                    + slotSize);
-        }
         return new ShmConfiguration(directory, (int) inbox, (int) eager, CMA.getBoolean(config),
-                liveness * 1_000_000L, (int) ops, EVENTFD.getBoolean(config), (int) boxes,
-                (int) after, (int) slots, (int) slotSize);
+                liveness * 1_000_000L, (int) ops, EVENTFD.getBoolean(config));
     }
 
     public String directory() {
@@ -146,28 +108,9 @@ public final class ShmConfiguration {
         return eventFd;
     }
 
-    /** Fast boxes in this rank's inbox (0: none). */
-    public int fastBoxes() {
-        return fastBoxes;
-    }
-
-    /** Eager sends to a peer before asking it for a fast box. */
-    public int fastBoxAfter() {
-        return fastBoxAfter;
-    }
-
-    public int fastBoxSlots() {
-        return fastBoxSlots;
-    }
-
-    public int fastBoxSlotSize() {
-        return fastBoxSlotSize;
-    }
-
     @Override
     public String toString() {
         return "shm[dir=" + directory + ", inbox=" + inboxSize + ", eager=" + eagerSize + ", cma="
-                + cma + ", liveness=" + livenessIntervalNanos / 1_000_000 + "ms, ops=" + maxRdmaOps
-                + ", fastboxes=" + fastBoxes + "x" + fastBoxSlots + "x" + fastBoxSlotSize + "]";
+                + cma + ", liveness=" + livenessIntervalNanos / 1_000_000 + "ms, ops=" + maxRdmaOps + "]";
     }
 }

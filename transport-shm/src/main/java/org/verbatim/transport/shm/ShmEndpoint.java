@@ -29,10 +29,6 @@ final class ShmEndpoint implements Endpoint {
     final int source;
     private final int maxEager;
     private final InboxClaim claimOwner;
-    /** Eager sends through the ring left before asking for a fast box; -1: never ask (again). */
-    private int sendsBeforeBox;
-    /** This rank's fast box in the peer's inbox, once granted. */
-    private FastBoxSender box;
 
     RdmaOp backlogHead;
     RdmaOp backlogTail;
@@ -42,11 +38,8 @@ final class ShmEndpoint implements Endpoint {
     int outstanding;
     private int retryStreak;
 
-    /**
-     * @param fastBoxAfter eager sends after which to ask the peer for a fast box, or -1 never
-     */
     ShmEndpoint(ShmTransport transport, int peer, int pid, MpscRing ring, KeyTable keys, int source,
-                int maxEager, int fastBoxAfter) {
+                int maxEager) {
         this.transport = transport;
         this.peer = peer;
         this.pid = pid;
@@ -55,8 +48,6 @@ final class ShmEndpoint implements Endpoint {
         this.source = source;
         this.maxEager = maxEager;
         this.claimOwner = new InboxClaim(ring, source);
-        this.sendsBeforeBox = fastBoxAfter;
-        this.box = ring.box();
     }
 
     @Override
@@ -74,15 +65,6 @@ final class ShmEndpoint implements Endpoint {
         }
         if (backlogHead != null && !transport.pump(this)) {
             return retry();
-        }
-        final FastBoxSender b = box;
-        if (b != null) {
-            if (b.offer(header, payload, (int) total)) {
-                retryStreak = 0;
-                return PostStatus.OK;
-            }
-        } else if (sendsBeforeBox > 0 && --sendsBeforeBox == 0) {
-            openBox();
         }
         final int recordLength = HEADER_LENGTH + (int) total;
         final long offset = ring.claim(recordLength);
@@ -105,34 +87,6 @@ final class ShmEndpoint implements Endpoint {
         ring.commit(offset, RecordDescriptor.TYPE_MESSAGE, source, recordLength);
         retryStreak = 0;
         return PostStatus.OK;
-    }
-
-    /**
-     * Asks the peer for a fast box: takes a free one in its inbox (a CAS, no system call) and
-     * tells the peer in a FASTBOX_OPEN record through the ring, after everything sent there
-     * before; from then on eager sends that fit a slot go into the box while it has room.
-     */
-    private void openBox() {
-        final long record = ring.claim(HEADER_LENGTH);
-        if (record == MpscRing.FULL) {
-            sendsBeforeBox = 64; // the ring is busy: ask again a little later
-            return;
-        }
-        final int index = FastBoxSender.take(ring.buffer(), ring.capacity(), source);
-        if (index < 0) {
-            ring.abandon(record, HEADER_LENGTH); // all taken by busier peers: stay on the ring
-            sendsBeforeBox = -1;
-            return;
-        }
-        final FastBoxSender granted = new FastBoxSender(ring, index);
-        ring.commit(record, RecordDescriptor.TYPE_FASTBOX_OPEN, source, HEADER_LENGTH, index);
-        ring.openBox(granted);
-        box = granted;
-    }
-
-    /** This rank's fast box at the peer, or null (tests). */
-    FastBoxSender ringBox() {
-        return box;
     }
 
     @Override

@@ -64,8 +64,7 @@ final class ShmOpen {
             final boolean ptraceable = cmaCause == null;
             InboxFile.Created inbox = null;
             if (localPeers > 0) {
-                inbox = InboxFile.create(inboxPath, config.inboxSize(), config.maxRecordLength(), pid,
-                        config.fastBoxes(), config.fastBoxSlots(), config.fastBoxSlotSize(), arena);
+                inbox = InboxFile.create(inboxPath, config.inboxSize(), config.maxRecordLength(), pid, arena);
                 MemorySegment file = inbox.file();
                 created = true;
                 bootstrap.put(key("pid", rank), Long.toString(pid));

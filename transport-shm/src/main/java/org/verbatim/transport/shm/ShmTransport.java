@@ -113,10 +113,6 @@ public final class ShmTransport implements Transport {
     private int idlePassesBeforeClock;
     private static final int IDLE_PASSES_PER_CLOCK = 64;
 
-    /** This rank's fast boxes (consumer side); none until open made the inbox with them. */
-    private final FastBoxes boxes;
-    private final FastBoxes.Sink boxSink = this::deliverBoxMessage;
-
     private boolean inProgress;
     /** Consumed bytes of the inbox after which a pass gives them back at once (see drainInbox). */
     private final long flushBytes;
@@ -136,12 +132,6 @@ public final class ShmTransport implements Transport {
                 config.maxRecordLength(), arena.allocate(config.maxRecordLength(), 64),
                 arena.allocate(Futex.TIMESPEC_SIZE, 8));
         this.flushBytes = config.inboxSize() / 8;
-        this.boxes = created == null || config.fastBoxes() == 0 ? null : new FastBoxes(created.file(),
-                config.inboxSize(), config.fastBoxes(), config.fastBoxSlots(), config.fastBoxSlotSize(),
-                context.size());
-        if (boxes != null) {
-            inbox.attachBoxes(boxes);
-        }
         this.inboxFd = created == null ? -1 : created.fd();
         this.worldSize = context.size();
         this.jobId = context.bootstrap().jobId();
@@ -276,8 +266,7 @@ public final class ShmTransport implements Transport {
         if (endpoint == null) {
             endpoint = new ShmEndpoint(this, peer, pids[peer], peerRings[peer],
                     keyTable(peerRings[peer], config), peer < worldSize ? rank : foreign.source(),
-                    config.eagerSize(), peer < worldSize && config.fastBoxes() > 0
-                            ? config.fastBoxAfter() : -1);
+                    config.eagerSize());
             endpoints[peer] = endpoint;
         }
         return endpoint;
@@ -468,14 +457,8 @@ public final class ShmTransport implements Transport {
         final MemorySegment buffer = ring.buffer();
         int n = 0;
         try {
-            if (boxes != null && boxes.open() > 0) {
-                n = boxes.poll(boxSink);
-            }
-            n += drainInbox(ring, buffer);
+            n = drainInbox(ring, buffer);
         } finally {
-            if (boxes != null) {
-                boxes.publish();
-            }
             // The consumed records are zeroed and their space given back in one go, and not
             // on the way to the caller: at the next pass that finds nothing new (the caller is
             // waiting then), or once an eighth of the ring waits for it. Zeroing a record just
@@ -499,20 +482,11 @@ public final class ShmTransport implements Transport {
             final int type = ring.polledType();
             int source = ring.polledSource();
             try {
-                final int raw = ring.polledRawType();
-                if (raw < 0) {
-                    // claimed while its sender had a fast box here: the box's earlier messages first
-                    if (boxes == null) {
-                        throw new IllegalStateException("a stamped record from rank " + source
-                                + " in an inbox without fast boxes");
-                    }
-                    n += boxes.beforeRingRecord(source, raw, boxSink);
-                }
                 if (source >= ForeignInboxes.SOURCE_BASE) {
-                    final int foreignSource = source;
-                    source = foreign.peerOf(foreignSource);
+                    final int raw = source;
+                    source = foreign.peerOf(raw);
                     if (source < 0) {
-                        foreign.park(foreignSource, type, buffer, record, length);
+                        foreign.park(raw, type, buffer, record, length);
                     }
                 }
                 if (source >= 0) {
@@ -533,25 +507,10 @@ public final class ShmTransport implements Transport {
                     buffer, record + HEADER_LENGTH, length - HEADER_LENGTH);
             case RecordDescriptor.TYPE_IMMEDIATE -> handler.onImmediate(source,
                     (int) RECORD_INT.get(buffer, record + AUX_OFFSET));
-            case RecordDescriptor.TYPE_FASTBOX_OPEN -> {
-                if (boxes == null) {
-                    throw new IllegalStateException("rank " + source + " opened a fast box; there are none");
-                }
-                boxes.opened(source, (int) RECORD_INT.get(buffer, record + AUX_OFFSET));
-            }
-            case RecordDescriptor.TYPE_ABANDONED -> {
-                // claimed with a fast box open and given up: counted (above), nothing to deliver
-            }
             default -> emulated.onRecord(type, source, buffer, record, length);
         }
     }
 
-
-    /** A message from a fast box: its slot is a record whose header is the slot's. */
-    private void deliverBoxMessage(int source, MemorySegment file, long slotOffset, int recordLength) {
-        handler.onReceive(source, file, slotOffset + FastBoxDescriptor.SLOT_HEADER_LENGTH,
-                recordLength - FastBoxDescriptor.SLOT_HEADER_LENGTH);
-    }
 
     // ------------------------------------------------------------------ liveness
 
