@@ -244,18 +244,26 @@ public abstract class TransportConformanceSuite extends ErrorCompletionSection {
         });
     }
 
+    /**
+     * Rank 1's side of the read tests: {@code length} bytes of {@code pattern(length, seed)},
+     * registered and published as "source" until the reader's barrier.
+     */
+    private void serveReadSource(Rank r, int length, int seed) throws Exception {
+        MemorySegment source = r.arena.allocate(length, 64);
+        source.copyFrom(MemorySegment.ofArray(pattern(length, seed)));
+        MemoryRegistration registration = r.transport.register(source);
+        r.publish("source", registration);
+        r.barrier();
+        registration.close();
+    }
+
     @Test
     void rdmaReadFetchesData() throws Exception {
         runRanks(2, r -> {
             assumeTrue(r.transport.capabilities().has(Capability.RDMA_READ), "no RDMA_READ");
             final int length = 3 * (1 << 20) + 5;
             if (r.rank == 1) {
-                MemorySegment source = r.arena.allocate(length, 64);
-                source.copyFrom(MemorySegment.ofArray(pattern(length, 11)));
-                MemoryRegistration registration = r.transport.register(source);
-                r.publish("source", registration);
-                r.barrier();
-                registration.close();
+                serveReadSource(r, length, 11);
             } else {
                 RemoteMemory source = r.awaitShared("source");
                 MemorySegment local = r.arena.allocate(length, 64);
@@ -290,12 +298,7 @@ public abstract class TransportConformanceSuite extends ErrorCompletionSection {
             assumeTrue(r.transport.capabilities().has(Capability.RDMA_READ), "no RDMA_READ");
             final int length = 2 * (1 << 20) + 3;
             if (r.rank == 1) {
-                MemorySegment source = r.arena.allocate(length, 64);
-                source.copyFrom(MemorySegment.ofArray(pattern(length, 5)));
-                MemoryRegistration registration = r.transport.register(source);
-                r.publish("source", registration);
-                r.barrier();
-                registration.close();
+                serveReadSource(r, length, 5);
             } else {
                 RemoteMemory source = r.awaitShared("source");
                 MemorySegment local = r.arena.allocate(length, 64);
