@@ -3,7 +3,6 @@ package org.verbatim.transport.iwarp;
 import static org.verbatim.verbs.raw.rdma_cma_h_constants.*;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,17 +74,6 @@ final class CmConnections {
     /** All at once: how long a client waits for its server's answer before it sends its first message again. */
     static final long ANSWER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    enum State {
-        NONE, CALLING, RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, ACCEPTED, CONNECTED,
-        /** The queue pair went to error (either side): draining before the reconnection. */
-        RECOVERING,
-        /** Server side, endpoint at INIT (all at once, or drained and reset): waiting for the client's request. */
-        AWAITING_REQUEST,
-        /** The last attempt failed: the next starts after a backoff (a client connects, a server asks again). */
-        RETRY_WAIT,
-        FAILED
-    }
-
     private final IwarpTransport transport;
     private final VerbsEngine engine;
     private final IwarpDevice device;
@@ -95,7 +83,7 @@ final class CmConnections {
     private final int rank;
     private final long timeoutNanos;
     private final ConnectAttempts attempts;
-    private final State[] state;
+    private final PeerStates peers;
     private final CmIdTable ids;
     private final ConnectionClock clock;
     private final PeerAddresses addresses;
@@ -103,8 +91,6 @@ final class CmConnections {
     private final ConnectionHistory history;
     private final FirstMessages firsts;
     private final CallMeRequests.Unanswered unanswered = this::unanswered;
-    private int inProgress;
-    private int connected;
     /** Set while connections are made inside open: failures go here, not to the runtime. */
     private String openFailure;
     private boolean opening;
@@ -117,8 +103,7 @@ final class CmConnections {
         this.rank = rank;
         this.timeoutNanos = TimeUnit.SECONDS.toNanos(config.connectTimeoutSeconds);
         this.attempts = new ConnectAttempts(size, timeoutNanos);
-        this.state = new State[size];
-        java.util.Arrays.fill(state, State.NONE);
+        this.peers = new PeerStates(size);
         this.ids = new CmIdTable(size);
         this.clock = new ConnectionClock(size, POLL_GAP_NANOS);
         this.addresses = new PeerAddresses(size);
@@ -153,23 +138,23 @@ final class CmConnections {
 
     /** Connections being set up now. */
     boolean busy() {
-        return inProgress > 0;
+        return peers.inProgress() > 0;
     }
 
     /** Connections up (both sides can send). */
     int connected() {
-        return connected;
+        return peers.connected();
     }
 
-    State state(int peer) {
-        return state[peer];
+    ConnectionState state(int peer) {
+        return peers.of(peer);
     }
 
     // ------------------------------------------------------------------ starting
 
     /** Starts the connection to {@code peer}, whose endpoint exists (INIT): connect, or ask it to. */
     void start(int peer) {
-        if (state[peer] != State.NONE) {
+        if (peers.of(peer) != ConnectionState.NONE) {
             return;
         }
         begin(peer);
@@ -193,16 +178,16 @@ final class CmConnections {
                 connect(p);
             }
             for (int p = rank + 1; p < size; p++) {
-                if (state[p] == State.NONE) {
+                if (peers.of(p) == ConnectionState.NONE) {
                     begin(p);
-                    state[p] = State.AWAITING_REQUEST; // the server's side: the peer's request is expected
+                    peers.set(p, ConnectionState.AWAITING_REQUEST); // the server's side: the peer's request is expected
                     transport.endpointOrCreate(p);
                 }
             }
-            while ((connected < size - 1 || firsts.answers() < rank) && openFailure == null) {
+            while ((peers.connected() < size - 1 || firsts.answers() < rank) && openFailure == null) {
                 poll();
                 engine.progress();
-                if (connected == size - 1) {
+                if (peers.connected() == size - 1) {
                     awaitAnswers();
                 }
             }
@@ -220,7 +205,7 @@ final class CmConnections {
     private void awaitAnswers() {
         long now = System.nanoTime();
         for (int p = 0; p < rank; p++) {
-            if (state[p] != State.CONNECTED || firsts.answered(p)) {
+            if (peers.of(p) != ConnectionState.CONNECTED || firsts.answered(p)) {
                 continue;
             }
             if (clock.sinceBegun(p, now) > timeoutNanos) {
@@ -235,15 +220,12 @@ final class CmConnections {
 
     private void begin(int peer) {
         clock.begin(peer, System.nanoTime());
-        inProgress++;
-        if (state[peer] == State.NONE) {
-            state[peer] = State.CALLING;
-        }
+        peers.begin(peer);
     }
 
     private void connect(int peer) {
         history.note(peer, "connecting");
-        state[peer] = State.RESOLVING_ADDRESS;
+        peers.set(peer, ConnectionState.RESOLVING_ADDRESS);
         try {
             CmId id = channel.createId();
             ids.use(peer, id);
@@ -255,7 +237,7 @@ final class CmConnections {
 
     private void callMe(int peer) {
         history.note(peer, "CALL_ME sent");
-        state[peer] = State.CALLING;
+        peers.set(peer, ConnectionState.CALLING);
         try {
             calls.ask(peer, addresses.of(peer));
         } catch (RuntimeException e) {
@@ -265,8 +247,8 @@ final class CmConnections {
 
     /** A CALL_ME to {@code peer} ended without its answer: asked again, unless the peer connected meanwhile. */
     private void unanswered(int peer, String what) {
-        LOG.debug("iwarp: rank {}: CALL_ME to rank {} not answered ({}): {}", rank, peer, state[peer], what);
-        if (state[peer] == State.CALLING) {
+        LOG.debug("iwarp: rank {}: CALL_ME to rank {} not answered ({}): {}", rank, peer, peers.of(peer), what);
+        if (peers.of(peer) == ConnectionState.CALLING) {
             retry(peer, what);
         }
     }
@@ -276,7 +258,7 @@ final class CmConnections {
     /** Handles the waiting connection events and checks the time limit; returns the events handled. */
     int poll() {
         // time spent outside MPI (or not scheduled) does not count against connections in progress
-        clock.polled(System.nanoTime(), inProgress > 0);
+        clock.polled(System.nanoTime(), peers.inProgress() > 0);
         int n = 0;
         CmEvent e;
         while ((e = channel.pollEvent()) != null) {
@@ -295,7 +277,7 @@ final class CmConnections {
             }
         }
         n += firsts.retry();
-        if (inProgress > 0) {
+        if (peers.inProgress() > 0) {
             checkTimes();
         }
         return n;
@@ -317,18 +299,18 @@ final class CmConnections {
         int p = peer;
         switch (e.type()) {
             case RDMA_CM_EVENT_ADDR_RESOLVED -> {
-                state[p] = State.RESOLVING_ROUTE;
+                peers.set(p, ConnectionState.RESOLVING_ROUTE);
                 ids.of(p).resolveRoute(RESOLVE_MS);
             }
             case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
-                state[p] = State.CONNECTING;
+                peers.set(p, ConnectionState.CONNECTING);
                 engine.counters().connectRequest();
                 LOG.debug("iwarp: rank {}: CONNECT to rank {}", rank, p);
                 ids.of(p).connect(parameters(CONNECT), transport.endpointOrCreate(p).queuePair());
             }
             case RDMA_CM_EVENT_ESTABLISHED -> {
-                history.note(p, "ESTABLISHED (" + state[p] + ")");
-                if (state[p] == State.CONNECTING) {
+                history.note(p, "ESTABLISHED (" + peers.of(p) + ")");
+                if (peers.of(p) == ConnectionState.CONNECTING) {
                     if (e.peer() != null) {
                         CallMeRequests.readTarget(e.peer().privateData(), p, engine); // the accept's
                     }
@@ -341,18 +323,18 @@ final class CmConnections {
             case RDMA_CM_EVENT_DISCONNECTED -> {
                 // the peer's queue pair went to error (or it closed): re-establish, as after an
                 // error completion here; an accepted connection whose client gave up is dropped
-                LOG.debug("iwarp: rank {}: connection to rank {} closed by the peer ({})", rank, p, state[p]);
-                history.note(p, "DISCONNECTED (" + state[p] + ")");
-                if (state[p] == State.CONNECTED) {
+                LOG.debug("iwarp: rank {}: connection to rank {} closed by the peer ({})", rank, p, peers.of(p));
+                history.note(p, "DISCONNECTED (" + peers.of(p) + ")");
+                if (peers.of(p) == ConnectionState.CONNECTED) {
                     recover(p);
-                } else if (state[p] == State.ACCEPTED) {
+                } else if (peers.of(p) == ConnectionState.ACCEPTED) {
                     abandonAccept(p, "closed before the client's first message");
                 }
             }
             case RDMA_CM_EVENT_TIMEWAIT_EXIT -> { }
             default -> {
-                history.note(p, CmFailures.describe(e) + " (" + state[p] + ")");
-                if (state[p] != State.CONNECTED) {
+                history.note(p, CmFailures.describe(e) + " (" + peers.of(p) + ")");
+                if (peers.of(p) != ConnectionState.CONNECTED) {
                     attemptFailed(p, CmFailures.describe(e));
                 }
             }
@@ -363,70 +345,64 @@ final class CmConnections {
     private void request(CmEvent e) {
         CmId id = CmId.ofRequest(channel, e);
         byte[] data = e.peer() == null ? new byte[0] : e.peer().privateData();
-        ByteBuffer b = ByteBuffer.wrap(data);
-        int kind = data.length >= 8 ? b.getInt(0) : 0;
-        int from = data.length >= 8 ? b.getInt(4) : -1;
-        boolean valid = from >= 0 && from < state.length && from != rank;
-        String what = kind == CONNECT ? "CONNECT" : kind == CALL_ME ? "CALL_ME" : Integer.toHexString(kind);
-        if (valid) {
-            history.note(from, what + " request (" + state[from] + ")");
-            if (kind == CONNECT) {
+        ConnectRequest r = ConnectRequest.of(data, rank, peers.size());
+        int from = r.from();
+        if (r.valid()) {
+            history.note(from, r.what() + " request (" + peers.of(from) + ")");
+            if (r.kind() == CONNECT) {
                 CallMeRequests.readTarget(data, from, engine);
             }
         }
-        LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, what, from, valid ? state[from] : "-");
-        if (kind == CONNECT && valid && from > rank && (state[from] == State.CONNECTED
-                || state[from] == State.RECOVERING)) {
-            // the client reconnects after an error this side may not have seen yet: drain first
-            ids.hold(from, id);
-            if (state[from] == State.CONNECTED) {
-                recover(from);
+        LOG.debug("iwarp: rank {}: {} request from rank {} ({})", rank, r.what(), from, r.valid() ? peers.of(from) : "-");
+        ConnectRequest.Action action = r.action(rank, r.valid() ? peers.of(from) : null);
+        if (action == ConnectRequest.Action.DROP_AND_ACCEPT) {
+            abandonAccept(from, "the client asked again"); // it gave up on the one accepted before
+            action = r.action(rank, peers.of(from));
+        }
+        switch (action) {
+            case HOLD -> {
+                ids.hold(from, id); // drained first, then accepted
+                if (peers.of(from) == ConnectionState.CONNECTED) {
+                    recover(from);
+                }
+                return;
             }
-            return;
-        }
-        if (kind == CONNECT && valid && from > rank && state[from] == State.ACCEPTED) {
-            // a new attempt: the client gave up on the one accepted before (no first message)
-            abandonAccept(from, "the client asked again");
-        }
-        if (kind == CONNECT && valid && from > rank && state[from] == State.AWAITING_REQUEST) {
-            accept(from, id);
-            return;
-        }
-        if (kind == CONNECT && valid && from > rank && (state[from] == State.NONE || state[from] == State.CALLING
-                || state[from] == State.RETRY_WAIT)) {
-            if (state[from] == State.NONE) {
-                begin(from);
+            case ACCEPT, BEGIN_AND_ACCEPT -> {
+                if (action == ConnectRequest.Action.BEGIN_AND_ACCEPT) {
+                    begin(from);
+                }
+                transport.endpointOrCreate(from);
+                accept(from, id);
+                return;
             }
-            transport.endpointOrCreate(from);
-            accept(from, id);
-            return;
+            default -> { }
         }
         try {
-            id.reject(kind == CALL_ME ? CallMeRequests.privateData(CallMeRequests.ANSWER, rank) : new byte[0]);
+            id.reject(r.kind() == CALL_ME ? CallMeRequests.privateData(CallMeRequests.ANSWER, rank) : new byte[0]);
         } catch (RuntimeException ex) {
             // the requester gave up already (siw: no MPA reply within 5 s); a CALL_ME still counts
             LOG.debug("iwarp: rank {}: rejecting a connect request from rank {}: {}", rank, from, ex.toString());
         } finally {
             id.close();
         }
-        if (kind == CALL_ME && valid && from < rank && state[from] == State.NONE) {
+        if (action == ConnectRequest.Action.REJECT_AND_CONNECT) {
             transport.endpointOrCreate(from);
             start(from);
-        } else if (kind != CALL_ME) {
+        } else if (r.kind() != CALL_ME) {
             LOG.warn("iwarp: rank {}: rejected a connect request ({}, from rank {}, state {})", rank,
-                    Integer.toHexString(kind), from, valid ? state[from] : "-");
+                    r.what(), from, r.valid() ? peers.of(from) : "-");
         }
     }
 
     /** The client's first message arrived on {@code ep}: the server's side of the connection is up. */
     void trafficFrom(VerbsEndpoint ep) {
         int p = ep.peer();
-        history.note(p, "first traffic (" + state[p] + ")");
-        if (state[p] == State.ACCEPTED) {
+        history.note(p, "first traffic (" + peers.of(p) + ")");
+        if (peers.of(p) == ConnectionState.ACCEPTED) {
             engine.ready(ep);
             up(p); // its first message (EagerControl's FIRST) is answered next: firstMessageFrom
         } else {
-            LOG.debug("iwarp: rank {}: traffic from rank {} on a connection not accepted ({})", rank, p, state[p]);
+            LOG.debug("iwarp: rank {}: traffic from rank {} on a connection not accepted ({})", rank, p, peers.of(p));
         }
     }
 
@@ -435,7 +411,7 @@ final class CmConnections {
         int p = ep.peer();
         if (p < rank) {
             firsts.received(p);
-        } else if (state[p] == State.CONNECTED) {
+        } else if (peers.of(p) == ConnectionState.CONNECTED) {
             firsts.owe(p); // the answer (again, if the client sent its first message again)
         }
     }
@@ -446,12 +422,15 @@ final class CmConnections {
      * side sees DISCONNECTED): drain it, then reconnect in the same roles.
      */
     private void recover(int peer) {
-        firsts.reset(peer);
-        state[peer] = State.RECOVERING;
-        clock.begin(peer, System.nanoTime());
-        inProgress++;
-        connected--;
+        lost(peer);
         engine.recover(engine.endpoint(peer));
+    }
+
+    /** The connection to {@code peer}, up until now, is set up again. */
+    private void lost(int peer) {
+        firsts.reset(peer);
+        peers.lost(peer);
+        clock.begin(peer, System.nanoTime());
     }
 
     /**
@@ -461,13 +440,8 @@ final class CmConnections {
      */
     void drained(VerbsEndpoint ep) {
         int p = ep.peer();
-        if (state[p] == State.CONNECTED) {
-            // the error completion came first (engine-initiated recovery)
-            firsts.reset(p);
-            state[p] = State.RECOVERING;
-            clock.begin(p, System.nanoTime());
-            inProgress++;
-            connected--;
+        if (peers.of(p) == ConnectionState.CONNECTED) {
+            lost(p); // the error completion came first (engine-initiated recovery)
         }
         ids.drop(p);
         CmId held;
@@ -482,7 +456,7 @@ final class CmConnections {
         } else if ((held = ids.takeHeld(p)) != null) {
             accept(p, held);
         } else {
-            state[p] = State.AWAITING_REQUEST;
+            peers.set(p, ConnectionState.AWAITING_REQUEST);
         }
     }
 
@@ -490,7 +464,7 @@ final class CmConnections {
         LOG.debug("iwarp: rank {}: accepting rank {}", rank, from);
         history.note(from, "accepting");
         ids.use(from, id);
-        state[from] = State.ACCEPTED;
+        peers.set(from, ConnectionState.ACCEPTED);
         clock.accepted(from, System.nanoTime());
         try {
             id.accept(parameters(CONNECT), engine.endpoint(from).queuePair());
@@ -503,7 +477,7 @@ final class CmConnections {
 
     /** An attempt to {@code peer} failed with {@code what}: made again if it may be, else the peer fails. */
     private void attemptFailed(int peer, String what) {
-        switch (state[peer]) {
+        switch (peers.of(peer)) {
             case RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING, CALLING -> retry(peer, what);
             case ACCEPTED -> abandonAccept(peer, what);
             default -> fail(peer, what);
@@ -533,7 +507,7 @@ final class CmConnections {
                 return;
             }
         }
-        state[peer] = State.RETRY_WAIT;
+        peers.set(peer, ConnectionState.RETRY_WAIT);
     }
 
     /**
@@ -550,7 +524,7 @@ final class CmConnections {
             fail(peer, what + "; a new queue pair for the next request: " + e.getMessage());
             return;
         }
-        state[peer] = State.AWAITING_REQUEST;
+        peers.set(peer, ConnectionState.AWAITING_REQUEST);
     }
 
     private QueuePair freshQueuePair() {
@@ -566,10 +540,8 @@ final class CmConnections {
 
     private void up(int peer) {
         clock.up(peer, System.nanoTime());
-        state[peer] = State.CONNECTED;
+        peers.up(peer);
         attempts.reset(peer);
-        inProgress--;
-        connected++;
         LOG.debug("iwarp: rank {}: connected to rank {} in {} ms", rank, peer,
                 TimeUnit.NANOSECONDS.toMillis(clock.sinceBegun(peer, System.nanoTime())));
     }
@@ -577,18 +549,18 @@ final class CmConnections {
     /** Fails connections past the time limit; starts the attempts whose backoff is over. */
     private void checkTimes() {
         long now = System.nanoTime();
-        for (int p = 0; p < state.length; p++) {
-            State s = state[p];
-            if (s == State.NONE || s == State.CONNECTED || s == State.FAILED) {
+        for (int p = 0; p < peers.size(); p++) {
+            ConnectionState s = peers.of(p);
+            if (s == ConnectionState.NONE || s == ConnectionState.CONNECTED || s == ConnectionState.FAILED) {
                 continue;
             }
             if (clock.sinceBegun(p, now) > timeoutNanos) {
                 fail(p, "no connection within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (" + s
                         + (attempts.failures(p) > 0 ? ", " + (attempts.failures(p) + 1) + " attempts" : "") + ")");
-            } else if (s == State.ACCEPTED && clock.sinceAccepted(p, now) > FIRST_WAIT_NANOS) {
+            } else if (s == ConnectionState.ACCEPTED && clock.sinceAccepted(p, now) > FIRST_WAIT_NANOS) {
                 abandonAccept(p, "no first message within " + TimeUnit.NANOSECONDS.toSeconds(FIRST_WAIT_NANOS)
                         + " s of the accept");
-            } else if (s == State.RETRY_WAIT && attempts.due(p, now)) {
+            } else if (s == ConnectionState.RETRY_WAIT && attempts.due(p, now)) {
                 engine.counters().connectResend();
                 if (p < rank) {
                     connect(p);
@@ -600,14 +572,10 @@ final class CmConnections {
     }
 
     private void fail(int peer, String what) {
-        if (state[peer] == State.FAILED) {
+        if (!peers.fail(peer)) {
             return;
         }
-        if (state[peer] != State.CONNECTED && state[peer] != State.NONE) {
-            inProgress--;
-        }
         firsts.reset(peer);
-        state[peer] = State.FAILED;
         String reason = "iwarp: rank " + rank + " could not connect to rank " + peer + " at " + addresses.describe(peer)
                 + " from " + device.describe() + " port " + local.getPort() + ": " + what + "; set-up steps: "
                 + history.of(peer);

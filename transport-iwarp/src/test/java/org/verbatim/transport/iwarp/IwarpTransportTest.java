@@ -159,7 +159,7 @@ class IwarpTransportTest extends ConformanceHarness {
                 assertEquals(0, r.recorder.received.size(), "rank 0 was sent nothing");
                 assertEquals(1, iwarp(r).counters().firstMessagesReceived());
                 assertEquals(1, iwarp(r).counters().firstMessages(), "the answer");
-                assertEquals(CmConnections.State.CONNECTED, iwarp(r).connections().state(1));
+                assertEquals(ConnectionState.CONNECTED, iwarp(r).connections().state(1));
             } else {
                 assertEquals(1, r.recorder.received.size());
                 assertEquals(1, iwarp(r).counters().firstMessages());
