@@ -58,11 +58,6 @@ final class TcpTransport implements Transport {
      * at most this many passes to be accepted.
      */
     private static final int IDLE_POLL_PASSES = 1024;
-    /** Frames from this size on may be received straight into place (emulated RDMA data). */
-    private static final int PLACE_MIN = 2 << 10;
-    /** Most bytes one read takes into a receive buffer beyond the frame it must complete: a
-     *  large frame's data beyond this is read straight into place, not copied there. */
-    private static final int READ_BURST = 16 << 10;
     /**
      * Up to this many connected peers, progress reads each socket directly (one non-blocking
      * read(2) per peer and pass) instead of asking the selector first: a message that has arrived
@@ -79,7 +74,6 @@ final class TcpTransport implements Transport {
     private final TcpConfiguration config;
     private final CompletionHandler runtime;
     private final RdmaEmulation emulation;
-    private final CompletionHandler receiver;
     private final Capabilities capabilities;
     private final Selector selector;
     private final ServerSocketChannel server;
@@ -103,10 +97,9 @@ final class TcpTransport implements Transport {
     private boolean closing;
     private boolean closed;
     long framesSent;
-    private long framesReceived;
-    private long framesPlaced;
     /** The traffic timeline, or null (verbatim.tcp.trace-ms 0). */
     final TcpTrace trace;
+    private final FrameReader reader;
 
     private TcpTransport(TransportContext context, TcpConfiguration config, Selector selector,
                          ServerSocketChannel server) {
@@ -123,13 +116,13 @@ final class TcpTransport implements Transport {
         this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
         this.emulation = new RdmaEmulation(runtime, capacity, config.eagerSize(), this::link,
                 config.maxRdmaOps(), RdmaEmulation.DEFAULT_MAX_IOV);
-        this.receiver = emulation.handler();
         Capabilities raw = new Capabilities(EnumSet.of(Capability.SEND_RECV),
                 new OperationLimits(0, config.eagerSize(), 0, 2), OperationLimits.NONE,
                 OperationLimits.NONE, EnumSet.noneOf(AtomicOp.class), 0, 0);
         this.capabilities = emulation.capabilities(raw);
         this.connector = new Connector(this, context, config, selector, server);
         this.trace = config.traceMillis() > 0 ? new TcpTrace(rank, config.traceMillis(), System.err) : null;
+        this.reader = new FrameReader(this, emulation, config.eagerSize(), trace);
     }
 
     /** Opens the listening socket, publishes its addresses and waits for every rank's (collective). */
@@ -260,8 +253,8 @@ final class TcpTransport implements Transport {
             }
         }
         return List.of(ProfileCounter.sum("tcp frames sent", framesSent),
-                ProfileCounter.sum("tcp frames received", framesReceived),
-                ProfileCounter.sum("tcp frames received into place", framesPlaced),
+                ProfileCounter.sum("tcp frames received", reader.framesReceived()),
+                ProfileCounter.sum("tcp frames received into place", reader.framesPlaced()),
                 ProfileCounter.sum("tcp connections", connections),
                 new ProfileCounter("tcp communication buffers", "KiB", buffers >> 10,
                         ProfileCounter.Combine.SUM_AND_MAX));
@@ -341,7 +334,7 @@ final class TcpTransport implements Transport {
             if (l.pending() && l.flush() && l.key != null && l.key.isValid()) {
                 l.key.interestOps(SelectionKey.OP_READ);
             }
-            if (l.channel != null && read(l) > 0) {
+            if (l.channel != null && reader.read(l) > 0) {
                 work++;
             }
         }
@@ -358,7 +351,7 @@ final class TcpTransport implements Transport {
                     }
                 }
                 if (key.isValid() && key.isReadable()) {
-                    read(l);
+                    reader.read(l);
                 }
             } else if (a instanceof Connection c) {
                 connector.handshake(c);
@@ -375,162 +368,6 @@ final class TcpTransport implements Transport {
         if (l.key != null && l.key.isValid()) {
             l.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
         }
-    }
-
-    // ------------------------------------------------------------------ receiving
-
-    /** Reads what {@code l}'s socket has and hands up every whole frame; the bytes read. */
-    private int read(PeerLink l) {
-        if (l.in == null) {
-            return 0;
-        }
-        int n;
-        try {
-            if (l.placing != null) {
-                n = l.channel.read(l.placing.asSlice(l.placeDone).asByteBuffer());
-                if (n > 0) {
-                    if (trace != null) {
-                        trace.reads++;
-                        trace.readBytes += n;
-                    }
-                    l.placeDone += n;
-                    if (l.placeDone == l.placing.byteSize()) {
-                        finishPlacement(l);
-                    }
-                    return n;
-                }
-            } else {
-                // a burst, or the rest of a frame that must be whole in the buffer: never much
-                // of a large frame that may be read straight into place once its head is here
-                int limit = Math.max(l.frameEnd, l.in.position() + READ_BURST);
-                l.in.limit(Math.min(l.in.capacity(), limit));
-                n = l.channel.read(l.in);
-            }
-        } catch (IOException e) {
-            fail(l, "connection to rank " + l.peer + " (" + l.remote + ") broke: " + e.getMessage());
-            return 0;
-        }
-        if (trace != null) {
-            trace.reads++;
-            if (n > 0) {
-                trace.readBytes += n;
-            } else {
-                trace.readsEmpty++;
-            }
-        }
-        if (n < 0) {
-            if (l.byeReceived || closing) {
-                closeLink(l);
-            } else {
-                fail(l, "rank " + l.peer + " (" + l.remote + ") closed its connection"
-                        + (l.in.position() > 0 || l.placing != null ? " in the middle of a message" : "")
-                        + " without finalizing");
-            }
-            return 0;
-        }
-        deliver(l); // also with nothing new: a frame waiting for its placement may go on now
-        return n;
-    }
-
-    /** Hands up every complete frame in {@code l}'s receive buffer, keeps the partial rest. */
-    private void deliver(PeerLink l) {
-        MemorySegment m = l.inSegment;
-        int end = l.in.position();
-        int pos = 0;
-        while (end - pos >= Frames.LENGTH_SIZE) {
-            int length = m.get(ValueLayout.JAVA_INT_UNALIGNED, pos);
-            if (length == Frames.BYE) {
-                l.byeReceived = true;
-                pos += Frames.LENGTH_SIZE;
-                continue;
-            }
-            if (length < 0 || length > config.eagerSize()) {
-                fail(l, "rank " + l.peer + " sent a malformed frame (length " + length + ")");
-                return;
-            }
-            if (end - pos - Frames.LENGTH_SIZE < length) {
-                if (length >= PLACE_MIN && !closing
-                        && end - pos - Frames.LENGTH_SIZE >= RdmaEmulation.PLACEMENT_HEAD) {
-                    pos = startPlacement(l, m, pos, end, length);
-                }
-                break;
-            }
-            framesReceived++;
-            if (trace != null) {
-                trace.framesIn++;
-            }
-            if (!closing) {
-                receiver.onReceive(l.peer, m, pos + Frames.LENGTH_SIZE, length);
-            }
-            pos += Frames.LENGTH_SIZE + length;
-        }
-        if (pos > 0) {
-            if (end > pos) {
-                MemorySegment.copy(m, pos, m, 0, end - pos);
-            }
-            l.in.position(end - pos);
-        }
-        int left = end - pos;
-        l.frameEnd = 0;
-        if (left >= Frames.LENGTH_SIZE) {
-            int length = l.inSegment.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
-            if (length < PLACE_MIN || closing
-                    || left - Frames.LENGTH_SIZE >= RdmaEmulation.PLACEMENT_HEAD) {
-                // small, or declined by placement: the whole frame is read into the buffer
-                int needed = Frames.LENGTH_SIZE + length;
-                if (needed > l.in.capacity()) {
-                    growReceiveBuffer(l, needed);
-                }
-                l.frameEnd = needed;
-            }
-        }
-    }
-
-    /**
-     * The frame at {@code pos} is incomplete and large: if it is emulated RDMA data whose
-     * destination is known, its header is kept, the data already here is copied into place, and
-     * the rest will be read straight into place. Returns where parsing stops.
-     */
-    private int startPlacement(PeerLink l, MemorySegment m, int pos, int end, int length) {
-        long at = pos + Frames.LENGTH_SIZE;
-        MemorySegment dest = emulation.placement(l.peer, m, at, end - at, length);
-        if (dest == null) {
-            return pos;
-        }
-        int dataOffset = RdmaEmulation.dataOffset(m, at);
-        MemorySegment.copy(m, at, l.placeHead, 0, dataOffset);
-        long here = Math.min(end - at - dataOffset, dest.byteSize());
-        MemorySegment.copy(m, at + dataOffset, dest, 0, here);
-        l.placing = dest;
-        l.placeDone = here;
-        l.placeLength = length;
-        if (here == dest.byteSize()) {
-            finishPlacement(l);
-        }
-        return (int) (at + dataOffset + here);
-    }
-
-    /** All the data of the frame being placed has arrived: the emulation finishes the message. */
-    private void finishPlacement(PeerLink l) {
-        l.placing = null;
-        framesReceived++;
-        if (trace != null) {
-            trace.framesIn++;
-        }
-        framesPlaced++;
-        emulation.placed(l.peer, l.placeHead, 0, l.placeLength);
-    }
-
-    /** Makes {@code l}'s receive buffer hold a frame of {@code needed} bytes (twice that). */
-    private void growReceiveBuffer(PeerLink l, int needed) {
-        ByteBuffer bigger = ByteBuffer.allocateDirect(Math.min(2 * needed,
-                2 * (Frames.LENGTH_SIZE + config.eagerSize()))).order(ByteOrder.nativeOrder());
-        MemorySegment segment = MemorySegment.ofBuffer(bigger);
-        int n = l.in.position();
-        MemorySegment.copy(l.inSegment, 0, segment, 0, n);
-        bigger.position(n);
-        l.in = bigger;
-        l.inSegment = segment;
     }
 
     /** Starts connecting to {@code l}'s peer unless connected or already trying. */
