@@ -5,7 +5,6 @@ import static org.verbatim.verbs.raw.verbs_h_constants.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -43,9 +42,7 @@ import org.verbatim.verbs.WorkCompletions;
  */
 public final class VerbsEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VerbsEngine.class);
-    private static final ValueLayout.OfInt INT_UNALIGNED = ValueLayout.JAVA_INT_UNALIGNED;
-    private static final int POLL_BATCH = 32;
-    private static final int QUIET_RECEIVE_POLLS = 64;
+    static final int POLL_BATCH = 32;
     /**
      * While no signalled send work request is outstanding the send CQ has nothing to report but
      * errors of flushed requests, so it is polled only every this many passes (a CQ poll is a
@@ -119,6 +116,7 @@ public final class VerbsEngine implements AutoCloseable {
     final int rank;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
+    private final ReceivePoller receives;
     final SharedReceiveQueue srq;
     final ReceiveBuffers receiveBuffers;
     final VerbsEndpoint[] endpoints;
@@ -129,22 +127,11 @@ public final class VerbsEngine implements AutoCloseable {
     private final int qpInline;
     /** Gather entries asked for per send work request. */
     private final int qpSge;
-    private Consumer<VerbsEndpoint> firstTraffic = ep -> { };
+    Consumer<VerbsEndpoint> firstTraffic = ep -> { };
     Consumer<VerbsEndpoint> firstMessage = ep -> { };
     private final EndpointRecovery recovery;
     private int progressCalls;
-    /** Receive-CQ polls in a row that found nothing (see {@link #receivesDue}). */
-    private int emptyReceivePolls;
-    /**
-     * SRQ buffers whose message has been delivered, to be posted again when a pass finds nothing
-     * else to do (or once {@link #repostBatch} are waiting): reposting each buffer before
-     * returning put a downcall between a message's arrival and the caller seeing it.
-     */
-    private final long[] reposts;
-    private int repostCount;
-    private final int repostBatch;
     private final WorkCompletions sendWc;
-    private final WorkCompletions recvWc;
     private final Registrations registrations;
     private final Capabilities capabilities;
     private final AsyncEvents asyncEvents;
@@ -205,8 +192,6 @@ public final class VerbsEngine implements AutoCloseable {
         this.depth = Math.min(options.sendQueueDepth(), Integer.highestOneBit(Math.max(8, limits.maxQpWr())));
         int peers = Math.max(1, size - 1);
         int recvEntries = options.channel().sharedReceiveQueue() ? options.srqMax() : options.srBuffers() * peers;
-        this.repostBatch = Math.max(1, Math.min(8, options.srqSize() / 4));
-        this.reposts = new long[repostBatch];
         this.sendCq = context.createCompletionQueue(Math.min(limits.maxCqe(), depth * peers + 16), null);
         this.recvCq = context.createCompletionQueue(Math.min(limits.maxCqe(), recvEntries + 16), null);
         int bufferSize = options.eagerSize();
@@ -245,7 +230,8 @@ public final class VerbsEngine implements AutoCloseable {
             srq.armLimit(options.srqLowWatermark());
         }
         this.sendWc = new WorkCompletions(arena, POLL_BATCH);
-        this.recvWc = new WorkCompletions(arena, POLL_BATCH);
+        this.receives = new ReceivePoller(this, recvCq, new WorkCompletions(arena, POLL_BATCH),
+                Math.max(1, Math.min(8, options.srqSize() / 4)));
         this.registrations = new Registrations(pd, atomics, options.regCacheSize(), where);
         this.capabilities = VerbsCapabilities.of(maxInline, maxEager, maxIov, maxReadIov, atomics,
                 Math.min(readsOut, readsIn), maxListPost, inOrderPlacement, !inBand, srq != null,
@@ -536,10 +522,8 @@ public final class VerbsEngine implements AutoCloseable {
             work += recovery.drain(endpoints);
         }
         int calls = ++progressCalls;
-        if (receivesDue(calls)) {
-            int n = pollReceives();
-            emptyReceivePolls = n > 0 ? 0 : Math.min(emptyReceivePolls + 1, QUIET_RECEIVE_POLLS);
-            work += n;
+        if (receives.due(calls)) {
+            work += receives.poll();
         }
         if (signalledOutstanding > 0 || recovery.drainingCount > 0 || calls % SEND_CQ_IDLE_POLL == 0) {
             work += pollSends();
@@ -569,107 +553,8 @@ public final class VerbsEngine implements AutoCloseable {
                 }
             }
         }
-        if (repostCount > 0 && (work == 0 || repostCount >= repostBatch)) {
-            flushReposts();
-        }
+        receives.repostIfDue(work);
         return work;
-    }
-
-    /**
-     * Whether this pass polls the receive CQ. Every pass, except while fast-path rings are being
-     * polled and the CQ has stayed empty for {@link #QUIET_RECEIVE_POLLS} polls: then one pass in
-     * {@code recv-poll-interval}, so a fast-path ping-pong spends its passes on the rings' footers
-     * instead of on a verbs call that finds nothing (MVAPICH polls its RDMA buffers first, too).
-     * A receive on the CQ restores every pass.
-     */
-    private boolean receivesDue(int calls) {
-        return control.rings.length == 0 || emptyReceivePolls < QUIET_RECEIVE_POLLS
-                || calls % options.recvPollInterval() == 0;
-    }
-
-    private void flushReposts() {
-        for (int i = 0; i < repostCount; i++) {
-            receiveBuffers.post(reposts[i], srq, null);
-        }
-        repostCount = 0;
-    }
-
-    private int pollReceives() {
-        int n = recvCq.poll(recvWc);
-        if (n <= 0) {
-            return 0;
-        }
-        for (int i = 0; i < n; i++) {
-            long id = recvWc.wrId(i);
-            int peer = peerOf(recvWc.qpNum(i));
-            int status = recvWc.status(i);
-            VerbsEndpoint ep = peer < 0 ? null : endpoints[peer];
-            if (ep == null) {
-                // a replaced queue pair's flushed receive (replaceQueuePair): its buffer is posted
-                // on the new one already, or back to the SRQ here
-                if (srq != null && status == IBV_WC_SUCCESS && repostCount < reposts.length) {
-                    reposts[repostCount++] = id;
-                }
-                continue;
-            }
-            if (srq == null) {
-                ep.receivesPosted--;
-            }
-            if (status != IBV_WC_SUCCESS) {
-                // Flushed receives: the queue pair is in error (its send side or the peer's
-                // reconnection request starts the recovery); any other failure ends the peer.
-                if (ep != null && !closed && status != IBV_WC_WR_FLUSH_ERR) {
-                    fail(ep, "receive", status);
-                }
-                continue;
-            }
-            if (ep.connecting) {
-                firstTraffic.accept(ep);
-            }
-            boolean data = false;
-            int word = inBand ? receiveBuffers.slab(id).get(INT_UNALIGNED, receiveBuffers.offset(id)) : 0;
-            if (inBand) {
-                if (word != InBandControl.DATA) {
-                    control.received(ep, word, receiveBuffers.slab(id), receiveBuffers.offset(id) + InBandControl.WORD);
-                } else {
-                    data = true;
-                    delivered(ep, peer, receiveBuffers.slab(id), receiveBuffers.offset(id) + InBandControl.WORD,
-                            recvWc.byteLength(i) - InBandControl.WORD);
-                }
-            } else if (recvWc.opcode(i) == IBV_WC_RECV_RDMA_WITH_IMM) {
-                handler.onImmediate(peer, recvWc.immediate(i));
-                data = true;
-            } else if ((recvWc.flags(i) & IBV_WC_WITH_IMM) != 0) {
-                control.received(ep, recvWc.immediate(i), receiveBuffers.slab(id), receiveBuffers.offset(id));
-            } else {
-                data = true;
-                delivered(ep, peer, receiveBuffers.slab(id), receiveBuffers.offset(id), recvWc.byteLength(i));
-            }
-            if (srq != null && repostCount < reposts.length) {
-                reposts[repostCount++] = id;
-            } else if (receiveBuffers.post(id, srq, ep.qp) == 0 && srq == null) {
-                ep.receivesPosted++;
-            }
-            if (data && ep.sr != null) {
-                ep.sr.consumed();
-                if (ep.sr.returnDue()) {
-                    control.flush(ep);
-                }
-            }
-        }
-        return n;
-    }
-
-    /** Hands a data message to the runtime; offers the peer a fast-path ring once it is due. */
-    private void delivered(VerbsEndpoint ep, int peer, MemorySegment slab, long offset, int length) {
-        counters.messagesReceived++;
-        handler.onReceive(peer, slab, offset, length);
-        ep.messagesIn++;
-        if (options.channel().fastPath() && ep.inbound == null
-                && ep.messagesIn >= options.fastPathThreshold()
-                && counters.fastPathPeers < options.fastPathPeers()) {
-            control.offerRing(ep);
-        }
     }
 
     private int pollSends() {
@@ -695,7 +580,7 @@ public final class VerbsEngine implements AutoCloseable {
         return work;
     }
 
-    private int peerOf(int qpn) {
+    int peerOf(int qpn) {
         for (int i = 0, n = qpnCount; i < n; i++) {
             if (qpnKeys[i] == qpn) {
                 return qpnPeers[i];
