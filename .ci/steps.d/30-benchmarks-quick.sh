@@ -67,4 +67,16 @@ else
   echo "FAIL per-message (JMH)"; tail -n 30 "$out"; failed=1
 fi
 rm -f "$out"
+# compare-coldstart's yardstick: the machine's own core-to-core round trip (CPUs 0 and 1).
+probe=$(mktemp)
+if ! cc -O2 -Wall -pthread -o "$probe" benchmarks/src/main/c/core_latency.c; then
+  echo "FAIL core_latency does not compile"; failed=1
+elif probed=$("$probe" 2000 2>&1) && grep -qE '^core_latency_ns [0-9.]+ [0-9.]+ [0-9.]+$' <<< "$probed"; then
+  echo "ok   core_latency ($probed)"
+elif grep -q "not both available" <<< "$probed"; then
+  echo "skip core_latency: $probed"
+else
+  echo "FAIL core_latency: $probed"; failed=1
+fi
+rm -f "$probe"
 exit $failed
