@@ -100,18 +100,7 @@ public final class ShmTransport implements Transport {
     private final PeerWakeups wakeups;
     private final ShmWaitSource waitSource;
 
-    private final boolean[] failed;
-    private final String[] failureReasons;
-    private boolean failuresPending;
-    private final long[] nextPeerCheck;
-    private long nextLivenessCheck;
-    /**
-     * Idle passes left before the clock is read again for the liveness check: reading it on
-     * every idle pass was most of a pass (18% of a waiting rank's time in a 2-rank barrier),
-     * and a longer pass is a later look at the inbox.
-     */
-    private int idlePassesBeforeClock;
-    private static final int IDLE_PASSES_PER_CLOCK = 64;
+    private final PeerLiveness liveness;
 
     private boolean inProgress;
     /** Consumed bytes of the inbox after which a pass gives them back at once (see drainInbox). */
@@ -151,10 +140,7 @@ public final class ShmTransport implements Transport {
         this.cmaOps = new CmaOps(this, cma, completions, emulated);
         this.segments = new ShmSharedSegments(this, rank, config.directory(),
                 context.bootstrap().jobId(), LinuxSyscalls.allocateErrno(arena));
-        this.failed = new boolean[capacity];
-        this.failureReasons = new String[capacity];
-        this.nextPeerCheck = new long[capacity];
-        this.nextLivenessCheck = System.nanoTime() + config.livenessIntervalNanos();
+        this.liveness = new PeerLiveness(worldSize, capacity, pids, peerRings, cma, config.livenessIntervalNanos());
         this.capabilities = ShmCapabilities.of(config, cmaEnabled);
         this.foreign = new ForeignInboxes(this, arena, cma, config.maxRecordLength(), ptraceable);
     }
@@ -284,7 +270,7 @@ public final class ShmTransport implements Transport {
 
     int write(ShmEndpoint endpoint, MemorySegment local, IoVector gather, long remoteAddress,
               long remoteKey, boolean withImmediate, int immediate, long wrId) {
-        if (failed[endpoint.peer()]) {
+        if (liveness.failed(endpoint.peer())) {
             return completeGone(endpoint, wrId);
         }
         if (gather == null) {
@@ -301,7 +287,7 @@ public final class ShmTransport implements Transport {
 
     int read(ShmEndpoint endpoint, MemorySegment local, IoVector scatter, long remoteAddress,
              long remoteKey, long wrId) {
-        if (failed[endpoint.peer()]) {
+        if (liveness.failed(endpoint.peer())) {
             return completeGone(endpoint, wrId);
         }
         if (scatter == null) {
@@ -324,7 +310,7 @@ public final class ShmTransport implements Transport {
         if (result.byteSize() < 8) {
             throw new IllegalArgumentException("an atomic's result needs 8 bytes, not " + result);
         }
-        if (failed[endpoint.peer()]) {
+        if (liveness.failed(endpoint.peer())) {
             return completeGone(endpoint, wrId);
         }
         if (RemoteKeys.shared(remoteKey) && !KeyTable.beyond(remoteKey)) {
@@ -345,7 +331,7 @@ public final class ShmTransport implements Transport {
     }
 
     int flush(ShmEndpoint endpoint, long wrId) {
-        if (failed[endpoint.peer()]) {
+        if (liveness.failed(endpoint.peer())) {
             return completeGone(endpoint, wrId);
         }
         return emulated.flush(endpoint, wrId);
@@ -403,16 +389,11 @@ public final class ShmTransport implements Transport {
             if (emulated.pumping()) {
                 work += emulated.pumpAll();
             }
-            if (work == 0 && --idlePassesBeforeClock <= 0) {
-                idlePassesBeforeClock = IDLE_PASSES_PER_CLOCK;
-                final long now = System.nanoTime();
-                if (now - nextLivenessCheck >= 0) {
-                    nextLivenessCheck = now + config.livenessIntervalNanos();
-                    checkAllPeers();
-                }
+            if (work == 0) {
+                liveness.idlePass();
             }
-            if (failuresPending) {
-                work += deliverFailures();
+            if (liveness.pending()) {
+                work += liveness.deliver(endpoints, emulated, handler);
             }
             return work;
         } finally {
@@ -420,11 +401,6 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    /**
-     * Sleeps until a peer commits into the inbox ({@link ShmWaitSource}): on an eventfd that the
-     * runtime can poll together with other transports, or on the inbox futex where peers could not
-     * fetch the eventfd.
-     */
     /**
      * This rank's own inbox file (ring and key table), which it creates for its peers to write
      * into; the peers' inboxes it maps are theirs, counted by them.
@@ -434,6 +410,11 @@ public final class ShmTransport implements Transport {
         return inbox == null ? 0 : inbox.buffer().byteSize();
     }
 
+    /**
+     * Sleeps until a peer commits into the inbox ({@link ShmWaitSource}): on an eventfd that the
+     * runtime can poll together with other transports, or on the inbox futex where peers could not
+     * fetch the eventfd.
+     */
     @Override
     public WaitSource waitSource() {
         return waitSource;
@@ -446,7 +427,7 @@ public final class ShmTransport implements Transport {
 
     /** True when nothing local is pending, so sleeping until a peer's commit is safe. */
     private boolean idle() {
-        return !closed && !emulated.pumping() && !completions.pending() && !failuresPending;
+        return !closed && !emulated.pumping() && !completions.pending() && !liveness.pending();
     }
 
     /** Record header fields (a static VarHandle: cheaper than a layout argument below C2). */
@@ -516,59 +497,12 @@ public final class ShmTransport implements Transport {
 
     /** Called by an endpoint whose posts keep getting RETRY. */
     void checkPeerIfDue(int peer) {
-        final long now = System.nanoTime();
-        if (now - nextPeerCheck[peer] >= 0) {
-            nextPeerCheck[peer] = now + config.livenessIntervalNanos();
-            checkPeer(peer);
-        }
+        liveness.checkIfDue(peer);
     }
 
-    private void checkAllPeers() {
-        for (int p = 0; p < peerRings.length; p++) {
-            if (peerRings[p] != null) {
-                checkPeer(p);
-            }
-        }
-    }
-
-    private void checkPeer(int peer) {
-        if (!failed[peer] && !cma.alive(pids[peer]) && !finalizedElsewhere(peer)) {
-            reportFailure(peer, "process " + pids[peer] + " of rank " + peer + " on this host is gone");
-        }
-    }
-
-    /**
-     * True for a peer of another world that closed its transport (MPI_Finalize) before it
-     * ended: its own world finalizes with it, ours need not (the mapping of its inbox outlives it).
-     */
-    private boolean finalizedElsewhere(int peer) {
-        return peer >= worldSize && (int) RECORD_INT.getVolatile(peerRings[peer].buffer(),
-                (long) InboxDescriptor.FINALIZED_OFFSET) == 1;
-    }
-
+    /** Fails {@code peer} (once) for {@code reason} (a failed cross-memory copy: the process is gone). */
     void reportFailure(int peer, String reason) {
-        if (!failed[peer]) {
-            failed[peer] = true;
-            failureReasons[peer] = reason;
-            failuresPending = true;
-        }
-    }
-
-    private int deliverFailures() {
-        failuresPending = false;
-        int n = 0;
-        for (int p = 0; p < failureReasons.length; p++) {
-            String reason = failureReasons[p];
-            if (reason != null) {
-                failureReasons[p] = null;
-                n++;
-                if (endpoints[p] != null) {
-                    n += emulated.failPeer(endpoints[p]);
-                }
-                handler.onPeerFailure(p, reason);
-            }
-        }
-        return n;
+        liveness.report(peer, reason);
     }
 
     // ------------------------------------------------------------------ close
