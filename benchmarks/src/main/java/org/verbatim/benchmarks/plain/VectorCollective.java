@@ -18,8 +18,9 @@ import mpi.MPIException;
  * </pre>
  * The vector: blocks of 64 ints (256 B) every 128 ints ({@code createVector(bytes / 256, 64, 128,
  * INT)}), so the buffer is twice the message. bcast: the root (0) sends one element; gatherv:
- * every rank sends one element to rank 0, which receives rank r's at displacement r (in
- * extents; the blocks interleave, so the receive layout has gaps). Each iteration is timed alone
+ * every rank sends one element to rank 0, which receives rank r's at displacement r (one
+ * extent each, so every rank's part of the receive buffer has the vector's gaps). Each
+ * iteration is timed alone
  * between barriers (as OSU does); a point prints the average over ranks of each rank's best
  * batch mean: {@code <op> <ranks> <bytes> <vector us> <contiguous us> <vector/contiguous>}.
  * Every point list runs twice and only the second pass prints (the first is the JIT's warm-up).
