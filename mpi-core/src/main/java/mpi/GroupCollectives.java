@@ -63,9 +63,10 @@ final class GroupCollectives {
                 out = Collectives.recvWritten(c, call, s, recvbuf, recvcount * p, recvtype);
             } else {
                 // in place: rank r's block is read from the buffer, the others are written
+                boolean layout = recvtype.isLayout();
                 out = Collectives.inPlaceBlocks(c, call, s, recvbuf, recvcount * p, recvtype,
-                        RootedCollectives.equalCounts(p, block),
-                        RootedCollectives.equalDispls(p, block), c.rank);
+                        layout ? RootedCollectives.equalCounts(p, block) : null,
+                        layout ? RootedCollectives.equalDispls(p, block) : null, c.rank);
                 if (recvbuf instanceof boolean[] && !recvtype.isLayout()) {
                     send = Collectives.send(c, call, s, recvbuf, recvcount * p, recvtype).seg()
                             .asSlice(c.rank * block, block);
