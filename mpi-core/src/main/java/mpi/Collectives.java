@@ -72,37 +72,46 @@ final class Collectives {
         }
     }
 
-    static Buf send(Comm c, String call, Object buf, int count, Datatype type) throws MPIException {
-        try {
-            if (type.isLayout()) {
-                return LayoutBuffers.packedForSend(buf, count, type);
-            }
-            return new Buf(Buffers.forSend(buf, count, type), null);
-        } catch (MPIException e) {
-            throw c.raise(call, e.getErrorClass(), e.getMessage());
-        }
-    }
-
     /**
-     * As {@link #send(Comm, String, Object, int, Datatype)} for a collective run by {@code s}: a
-     * layout type is packed into the schedule's pooled native scratch memory.
+     * The bytes a send contributes. A layout type is packed into a {@link PackedImage} in the
+     * schedule's pooled native scratch memory; other types are the user's buffer itself (a
+     * boolean[] through a byte[] copy).
      */
     static Buf send(Comm c, String call, Schedule s, Object buf, int count, Datatype type)
             throws MPIException {
-        if (!type.isLayout()) {
-            return send(c, call, buf, count, type);
-        }
         try {
-            return LayoutBuffers.packedForSend(s, buf, count, type);
+            if (type.isLayout()) {
+                return new Buf(PackedImage.forSend(s, buf, count, type).packAll().segment(), null);
+            }
+            return new Buf(Buffers.forSend(buf, count, type), null);
         } catch (MPIException e) {
-            throw c.raise(call, e.getErrorClass(), e.getMessage());
+            throw raised(c, call, e);
         }
     }
 
     /**
-     * The receive buffer of a collective run by {@code s} that writes every byte of it
-     * (alltoall, allgather): a layout type gets an image in the schedule's pooled native scratch
-     * memory, not filled from the buffer first, unpacked into it at the end.
+     * The send buffer of a v-variant ({@code count} elements, the span of the blocks): under a
+     * layout type only the blocks sent are packed ({@code counts[i]} bytes at {@code displs[i]}
+     * of the image, all but block {@code skip}, -1 for none); the gaps between them are not.
+     */
+    static Buf sendBlocks(Comm c, String call, Schedule s, Object buf, int count, Datatype type,
+                          long[] counts, long[] displs, int skip) throws MPIException {
+        if (!type.isLayout()) {
+            return send(c, call, s, buf, count, type);
+        }
+        try {
+            return new Buf(PackedImage.forSend(s, buf, count, type)
+                    .packBlocks(counts, displs, skip).segment(), null);
+        } catch (MPIException e) {
+            throw raised(c, call, e);
+        }
+    }
+
+    /**
+     * The receive buffer of a collective that writes every byte of it (bcast at a non-root,
+     * gather at the root, scatter, allgather, alltoall, the reductions' results): a layout type
+     * gets an image in the schedule's scratch memory, not filled from the buffer first (its
+     * current bytes are never read), unpacked into it as the schedule's last step.
      */
     static Buf recvWritten(Comm c, String call, Schedule s, Object buf, int count, Datatype type)
             throws MPIException {
@@ -110,31 +119,128 @@ final class Collectives {
             return recv(c, call, buf, count, type);
         }
         try {
-            return LayoutBuffers.writtenForReceive(s, buf, count, type);
+            PackedImage image = PackedImage.forReceive(s, buf, count, type);
+            return new Buf(image.segment(), image.unpackAll());
         } catch (MPIException e) {
-            throw c.raise(call, e.getErrorClass(), e.getMessage());
+            throw raised(c, call, e);
         }
     }
 
-    static Buf recv(Comm c, String call, Object buf, int count, Datatype type) throws MPIException {
+    /**
+     * The receive buffer of a collective that writes {@code counts[i]} bytes at byte
+     * {@code displs[i]} of the image for each block i but {@code skip} (-1: none), and nothing
+     * else (the v-variants, whose blocks may leave gaps; an in-place gather's root): under a
+     * layout type only those blocks are unpacked, so every other byte of the buffer is unchanged.
+     */
+    static Buf recvBlocks(Comm c, String call, Schedule s, Object buf, int count, Datatype type,
+                          long[] counts, long[] displs, int skip) throws MPIException {
+        if (!type.isLayout()) {
+            return recv(c, call, buf, count, type);
+        }
+        try {
+            PackedImage image = PackedImage.forReceive(s, buf, count, type);
+            return new Buf(image.segment(), image.unpackBlocks(counts, displs, skip));
+        } catch (MPIException e) {
+            throw raised(c, call, e);
+        }
+    }
+
+    /** As {@link #recvBlocks} for {@code n} blocks of {@code block} bytes, in order. */
+    static Buf recvBlocks(Comm c, String call, Schedule s, Object buf, int count, Datatype type,
+                          int n, long block, int skip) throws MPIException {
+        if (!type.isLayout()) {
+            return recv(c, call, buf, count, type);
+        }
+        try {
+            PackedImage image = PackedImage.forReceive(s, buf, count, type);
+            return new Buf(image.segment(), image.unpackBlocks(n, block, skip));
+        } catch (MPIException e) {
+            throw raised(c, call, e);
+        }
+    }
+
+    /**
+     * The buffer of an in-place allgather(v): block {@code own} is this rank's contribution, read
+     * from the buffer; every other block is written. Under a layout type only block {@code own}
+     * is packed and only the others are unpacked. (Other types: the buffer itself; a boolean[]
+     * as for {@link #recv}, the caller passes its own block separately.)
+     */
+    static Buf inPlaceBlocks(Comm c, String call, Schedule s, Object buf, int count,
+                             Datatype type, long[] counts, long[] displs, int own)
+            throws MPIException {
+        if (!type.isLayout()) {
+            return recv(c, call, buf, count, type);
+        }
+        try {
+            PackedImage image = PackedImage.forReceive(s, buf, count, type)
+                    .pack(displs[own], counts[own]);
+            return new Buf(image.segment(), image.unpackBlocks(counts, displs, own));
+        } catch (MPIException e) {
+            throw raised(c, call, e);
+        }
+    }
+
+    /**
+     * A buffer both read and written (the in-place reductions): a layout type is packed into an
+     * image in the schedule's scratch memory and its first {@code written} bytes unpacked at the
+     * end (all of it but for an in-place reduce-scatter, whose result is the first block); a
+     * boolean[] is converted both ways.
+     */
+    static Buf inout(Comm c, String call, Schedule s, Object buf, int count, Datatype type,
+                     long written) throws MPIException {
         try {
             if (type.isLayout()) {
-                return LayoutBuffers.packedForReceive(buf, count, type);
+                PackedImage image = PackedImage.forReceive(s, buf, count, type).packAll();
+                return new Buf(image.segment(), image.unpackRange(0, written));
             }
+            if (buf instanceof boolean[]) {
+                MemorySegment in = Buffers.forSend(buf, count, type);
+                return new Buf(in, Buffers.booleanCopyBack(buf, in));
+            }
+        } catch (MPIException e) {
+            throw raised(c, call, e);
+        }
+        return recv(c, call, buf, count, type);
+    }
+
+    /** As {@link #inout(Comm, String, Schedule, Object, int, Datatype, long)}, all written. */
+    static Buf inout(Comm c, String call, Schedule s, Object buf, int count, Datatype type)
+            throws MPIException {
+        return inout(c, call, s, buf, count, type, type.bytes(count));
+    }
+
+    /** A receive into the user's buffer (no layout type): a boolean[] through a byte[]. */
+    private static Buf recv(Comm c, String call, Object buf, int count, Datatype type)
+            throws MPIException {
+        try {
             MemorySegment seg = Buffers.forReceive(buf, count, type);
             return new Buf(seg, Buffers.booleanCopyBack(buf, seg));
         } catch (MPIException e) {
-            throw c.raise(call, e.getErrorClass(), e.getMessage());
+            throw raised(c, call, e);
         }
     }
 
-    /** A buffer both read and written (in-place forms, bcast): a boolean[] is converted both ways. */
-    static Buf inout(Comm c, String call, Object buf, int count, Datatype type) throws MPIException {
-        if (buf instanceof boolean[] && !type.isLayout()) {
-            Buf out = send(c, call, buf, count, type);
-            return new Buf(out.seg(), Buffers.booleanCopyBack(buf, out.seg()));
+    private static MPIException raised(Comm c, String call, MPIException e) throws MPIException {
+        return c.raise(call, e.getErrorClass(), e.getMessage());
+    }
+
+    /**
+     * Builds a collective's schedule with {@code body}, giving the schedule's scratch memory
+     * back if the call fails before the schedule starts (bad input found while resolving the
+     * buffers, after images were taken).
+     */
+    static Request build(Schedule s, Body body) throws MPIException {
+        try {
+            return body.run(s);
+        } catch (MPIException | RuntimeException e) {
+            s.discard();
+            throw e;
         }
-        return recv(c, call, buf, count, type);
+    }
+
+    /** What {@link #build} runs. */
+    interface Body {
+        Request run(Schedule s) throws MPIException;
     }
 
     static boolean commutative(Op op) {

@@ -53,29 +53,29 @@ final class GroupCollectives {
         if (sendbuf != null) {
             Collectives.checkCount(c, call, sendcount, sendtype);
             checkBlocks(c, call, sendtype.bytes(sendcount), block);
-            // every byte of the receive buffer is written: layout images need no filling first
-            Schedule s = Collectives.schedule(c);
-            try {
-                MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg();
-                Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf, recvcount * p,
-                        recvtype);
-                Allgather.build(s, send, out.seg(), block);
-                return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
-                        out.copyBack());
-            } catch (MPIException e) {
-                s.discard();
-                throw e;
+        }
+        return Collectives.build(Collectives.schedule(c), s -> {
+            MemorySegment send = null;
+            Collectives.Buf out;
+            if (sendbuf != null) {
+                // every byte of the receive buffer is written: layout images need no filling first
+                send = Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg();
+                out = Collectives.recvWritten(c, call, s, recvbuf, recvcount * p, recvtype);
+            } else {
+                // in place: rank r's block is read from the buffer, the others are written
+                boolean layout = recvtype.isLayout();
+                out = Collectives.inPlaceBlocks(c, call, s, recvbuf, recvcount * p, recvtype,
+                        layout ? RootedCollectives.equalCounts(p, block) : null,
+                        layout ? RootedCollectives.equalDispls(p, block) : null, c.rank);
+                if (recvbuf instanceof boolean[] && !recvtype.isLayout()) {
+                    send = Collectives.send(c, call, s, recvbuf, recvcount * p, recvtype).seg()
+                            .asSlice(c.rank * block, block);
+                }
             }
-        }
-        // in place: rank r's block is read from the receive buffer, so a layout image is filled
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * p, recvtype);
-        MemorySegment send = null;
-        if (out.copyBack() != null) {
-            send = Collectives.send(c, call, recvbuf, recvcount * p, recvtype).seg()
-                    .asSlice(c.rank * block, block);
-        }
-        Schedule s = Allgather.build(Collectives.schedule(c), send, out.seg(), block);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+            Allgather.build(s, send, out.seg(), block);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     static Request allGatherv(Comm c, Object sendbuf, int sendcount, Datatype sendtype,
@@ -91,17 +91,28 @@ final class GroupCollectives {
         Collectives.checkCount(c, call, 0, recvtype);
         Collectives.checkArray(c, call, recvcount, p, "recvcount");
         Collectives.checkArray(c, call, displs, p, "displs");
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf,
-                Collectives.span(recvcount, displs, p), recvtype);
-        long[] counts = Collectives.bytes(recvcount, p, recvtype.byteSize);
-        long[] offsets = Collectives.bytes(displs, p, recvtype.byteSize);
-        MemorySegment send = null;
         if (sendbuf != null) {
             Collectives.checkCount(c, call, sendcount, sendtype);
-            send = Collectives.send(c, call, sendbuf, sendcount, sendtype).seg();
         }
-        Schedule s = Allgather.gatherv(Collectives.schedule(c), send, out.seg(), counts, offsets);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        long[] counts = Collectives.bytes(recvcount, p, recvtype.byteSize);
+        long[] offsets = Collectives.bytes(displs, p, recvtype.byteSize);
+        int span = Collectives.span(recvcount, displs, p);
+        return Collectives.build(Collectives.schedule(c), s -> {
+            MemorySegment send = null;
+            Collectives.Buf out;
+            if (sendbuf != null) {
+                // only the blocks are written: the gaps between them are not unpacked
+                send = Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg();
+                out = Collectives.recvBlocks(c, call, s, recvbuf, span, recvtype, counts, offsets,
+                        -1);
+            } else {
+                out = Collectives.inPlaceBlocks(c, call, s, recvbuf, span, recvtype, counts,
+                        offsets, c.rank);
+            }
+            Allgather.gatherv(s, send, out.seg(), counts, offsets);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     static Request allToAll(Comm c, Object sendbuf, int sendcount, Datatype sendtype,
@@ -112,28 +123,22 @@ final class GroupCollectives {
         int p = c.remote.length;
         Collectives.checkCount(c, call, sendcount, sendtype);
         Collectives.checkCount(c, call, recvcount, recvtype);
-        if (c.isInterComm()) {
-            MemorySegment send = Collectives.send(c, call, sendbuf, sendcount * p, sendtype).seg();
-            Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * p, recvtype);
-            long block = recvtype.bytes(recvcount);
-            checkBlocks(c, call, sendtype.bytes(sendcount), block);
-            return InterCollectives.allToAll(c, send, out, block, nb, sendbuf, recvbuf);
-        }
         long block = recvtype.bytes(recvcount);
         checkBlocks(c, call, sendtype.bytes(sendcount), block);
-        // every byte of the receive buffer is written: layout images need no filling first
-        Schedule s = Collectives.schedule(c);
-        try {
-            MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount * p, sendtype).seg();
+        if (c.isInterComm()) {
+            return InterCollectives.allToAll(c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, block, nb);
+        }
+        return Collectives.build(Collectives.schedule(c), s -> {
+            // every byte of the receive buffer is written: layout images need no filling first
+            MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount * p, sendtype)
+                    .seg();
             Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf, recvcount * p,
                     recvtype);
             Alltoall.build(s, send, out.seg(), block);
             return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
                     out.copyBack());
-        } catch (MPIException e) {
-            s.discard();
-            throw e;
-        }
+        });
     }
 
     private static void checkBlocks(Comm c, String call, long sendBlock, long recvBlock)
@@ -156,20 +161,32 @@ final class GroupCollectives {
         Collectives.checkArray(c, call, sdispls, p, "sdispls");
         Collectives.checkArray(c, call, recvcount, p, "recvcount");
         Collectives.checkArray(c, call, rdispls, p, "rdispls");
-        MemorySegment send = Collectives.send(c, call, sendbuf,
-                Collectives.span(sendcount, sdispls, p), sendtype).seg();
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf,
-                Collectives.span(recvcount, rdispls, p), recvtype);
         long[] sc = Collectives.bytes(sendcount, p, sendtype.byteSize);
         long[] sd = Collectives.bytes(sdispls, p, sendtype.byteSize);
         long[] rc = Collectives.bytes(recvcount, p, recvtype.byteSize);
         long[] rd = Collectives.bytes(rdispls, p, recvtype.byteSize);
-        if (c.isInterComm()) {
-            return InterRootedCollectives.allToAllBytes(c, call, send, sc, sd, out.seg(), rc,
-                    rd, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
-        }
-        Schedule s = Alltoall.v(Collectives.schedule(c), send, sc, sd, out.seg(), rc, rd);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        boolean inter = c.isInterComm();
+        Schedule schedule = inter ? InterRootedCollectives.remote(c) : Collectives.schedule(c);
+        return Collectives.build(schedule, s -> {
+            // only the blocks are packed and unpacked, not the gaps between them; this rank's
+            // own block (intra-communicator) is copied locally, as much of it as both sides hold
+            MemorySegment send = Collectives.sendBlocks(c, call, s, sendbuf,
+                    Collectives.span(sendcount, sdispls, p), sendtype, sc, sd, -1).seg();
+            long[] written = rc;
+            if (!inter && recvtype.isLayout() && sc[c.rank] < rc[c.rank]) {
+                written = rc.clone();
+                written[c.rank] = sc[c.rank];
+            }
+            Collectives.Buf out = Collectives.recvBlocks(c, call, s, recvbuf,
+                    Collectives.span(recvcount, rdispls, p), recvtype, written, rd, -1);
+            if (inter) {
+                return InterRootedCollectives.allToAllBytes(c, call, s, send, sc, sd, out.seg(),
+                        rc, rd, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+            }
+            Alltoall.v(s, send, sc, sd, out.seg(), rc, rd);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     /** Alltoallw: displacements in bytes, a datatype per rank (all with the same base class). */
@@ -202,31 +219,39 @@ final class GroupCollectives {
             sendSpan = Math.max(sendSpan, sc[i] == 0 ? 0 : sd[i] + sc[i]);
             recvSpan = Math.max(recvSpan, rc[i] == 0 ? 0 : rd[i] + rc[i]);
         }
-        MemorySegment send;
-        MemorySegment recv;
-        Runnable copyBack = null;
-        try {
-            if (LayoutBuffers.anyLayout(sendtypes, p) || LayoutBuffers.anyLayout(recvtypes, p)) {
-                // each rank's block packed on its own: the schedule then moves packed blocks
-                send = LayoutBuffers.packBlocks(Buffers.whole(sendbuf, sendtypes[0]), sendcount,
-                        sdispls, sendtypes, sc, sd);
-                Collectives.Buf out = LayoutBuffers.packedBlocksForReceive(
-                        Buffers.whole(recvbuf, recvtypes[0]), recvcount, rdispls, recvtypes, rc, rd);
-                recv = out.seg();
-                copyBack = out.copyBack();
-            } else {
-                send = Buffers.segment(sendbuf, sendtypes[0], sendSpan);
-                recv = Buffers.segment(recvbuf, recvtypes[0], recvSpan);
+        long sendBytes = sendSpan;
+        long recvBytes = recvSpan;
+        boolean inter = c.isInterComm();
+        Schedule schedule = inter ? InterRootedCollectives.remote(c) : Collectives.schedule(c);
+        return Collectives.build(schedule, s -> {
+            MemorySegment send;
+            MemorySegment recv;
+            Runnable copyBack = null;
+            try {
+                if (LayoutBuffers.anyLayout(sendtypes, p) || LayoutBuffers.anyLayout(recvtypes, p)) {
+                    // each rank's block packed on its own into scratch memory: the schedule
+                    // then moves packed blocks, and the receive blocks are unpacked at the end
+                    send = LayoutBuffers.packBlocks(s, Buffers.whole(sendbuf, sendtypes[0]),
+                            sendcount, sdispls, sendtypes, sc, sd);
+                    Collectives.Buf out = LayoutBuffers.blocksForReceive(s,
+                            Buffers.whole(recvbuf, recvtypes[0]), recvcount, rdispls, recvtypes,
+                            rc, rd, inter ? -1 : c.rank, sc[c.rank]);
+                    recv = out.seg();
+                    copyBack = out.copyBack();
+                } else {
+                    send = Buffers.segment(sendbuf, sendtypes[0], sendBytes);
+                    recv = Buffers.segment(recvbuf, recvtypes[0], recvBytes);
+                }
+            } catch (MPIException e) {
+                throw c.raise(call, e.getErrorClass(), e.getMessage());
             }
-        } catch (MPIException e) {
-            throw c.raise(call, e.getErrorClass(), e.getMessage());
-        }
-        if (c.isInterComm()) {
-            return InterRootedCollectives.allToAllBytes(c, call, send, sc, sd, recv, rc, rd, nb,
-                    new Object[] {sendbuf, recvbuf}, copyBack);
-        }
-        Schedule s = Alltoall.v(Collectives.schedule(c), send, sc, sd, recv, rc, rd);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, copyBack);
+            if (inter) {
+                return InterRootedCollectives.allToAllBytes(c, call, s, send, sc, sd, recv, rc,
+                        rd, nb, new Object[] {sendbuf, recvbuf}, copyBack);
+            }
+            Alltoall.v(s, send, sc, sd, recv, rc, rd);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, copyBack);
+        });
     }
 
     /** Allreduce; {@code sendbuf == null} is the in-place form. */
@@ -242,13 +267,16 @@ final class GroupCollectives {
         if (!nb && blockingAllReduce(c, call, sendbuf, recvbuf, count, type, op)) {
             return null;
         }
-        Collectives.Buf out = sendbuf == null ? Collectives.inout(c, call, recvbuf, count, type)
-                : Collectives.recv(c, call, recvbuf, count, type);
-        MemorySegment in = sendbuf == null ? out.seg()
-                : Collectives.send(c, call, sendbuf, count, type).seg();
-        Schedule s = Reduction.allreduce(Collectives.schedule(c), in, out.seg(), count,
-                type.byteSize, Collectives.reducer(op, type), Collectives.commutative(op));
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        return Collectives.build(Collectives.schedule(c), s -> {
+            Collectives.Buf out = sendbuf == null ? Collectives.inout(c, call, s, recvbuf, count, type)
+                    : Collectives.recvWritten(c, call, s, recvbuf, count, type);
+            MemorySegment in = sendbuf == null ? out.seg()
+                    : Collectives.send(c, call, s, sendbuf, count, type).seg();
+            Reduction.allreduce(s, in, out.seg(), count, type.byteSize,
+                    Collectives.reducer(op, type), Collectives.commutative(op));
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     /**
@@ -296,20 +324,25 @@ final class GroupCollectives {
         for (int i = 0; i < p; i++) {
             total += recvcounts[i];
         }
-        Collectives.Buf out = sendbuf == null ? Collectives.inout(c, call, recvbuf, total, type)
-                : Collectives.recv(c, call, recvbuf, recvcounts[c.rank], type);
-        MemorySegment in = sendbuf == null ? out.seg()
-                : Collectives.send(c, call, sendbuf, total, type).seg();
         long[] counts = Collectives.bytes(recvcounts, p, type.byteSize);
         long[] offsets = new long[p];
         for (int i = 1; i < p; i++) {
             offsets[i] = offsets[i - 1] + counts[i - 1];
         }
-        Schedule s = Collectives.schedule(c);
-        MemorySegment full = c.rank == 0 ? s.temp(in.byteSize()) : null;
-        Reduction.reduce(s, in, full, total, Collectives.reducer(op, type), 0);
-        Gathering.scatterv(s, full, counts, offsets, out.seg().asSlice(0, counts[c.rank]), 0);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        int all = total;
+        return Collectives.build(Collectives.schedule(c), s -> {
+            // in place, the input is the whole buffer and the result only its first block
+            Collectives.Buf out = sendbuf == null
+                    ? Collectives.inout(c, call, s, recvbuf, all, type, counts[c.rank])
+                    : Collectives.recvWritten(c, call, s, recvbuf, recvcounts[c.rank], type);
+            MemorySegment in = sendbuf == null ? out.seg()
+                    : Collectives.send(c, call, s, sendbuf, all, type).seg();
+            MemorySegment full = c.rank == 0 ? s.temp(in.byteSize()) : null;
+            Reduction.reduce(s, in, full, all, Collectives.reducer(op, type), 0);
+            Gathering.scatterv(s, full, counts, offsets, out.seg().asSlice(0, counts[c.rank]), 0);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     static Request reduceScatterBlock(Comm c, Object sendbuf, Object recvbuf, int recvcount,
@@ -335,18 +368,16 @@ final class GroupCollectives {
         }
         Collectives.checkCount(c, call, count, type);
         Collectives.checkOp(c, call, op, type);
-        Collectives.Buf out = sendbuf == null ? Collectives.inout(c, call, recvbuf, count, type)
-                : Collectives.recv(c, call, recvbuf, count, type);
-        MemorySegment in = sendbuf == null ? copyOf(out.seg())
-                : Collectives.send(c, call, sendbuf, count, type).seg();
-        Schedule s = Scan.build(Collectives.schedule(c), in, out.seg(), count,
-                Collectives.reducer(op, type), exclusive);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
-    }
-
-    private static MemorySegment copyOf(MemorySegment s) {
-        MemorySegment c = Reduction.heap(s.byteSize());
-        MemorySegment.copy(s, 0, c, 0, s.byteSize());
-        return c;
+        return Collectives.build(Collectives.schedule(c), s -> {
+            Collectives.Buf out = sendbuf == null ? Collectives.inout(c, call, s, recvbuf, count, type)
+                    : Collectives.recvWritten(c, call, s, recvbuf, count, type);
+            // in place, the input is read once, at the start, before the result is written
+            MemorySegment in = sendbuf == null ? out.seg()
+                    : Collectives.send(c, call, s, sendbuf, count, type).seg();
+            Scan.build(s, in, out.seg(), count, Collectives.reducer(op, type), exclusive);
+            // exScan leaves rank 0's buffer as it was (its result is undefined)
+            Runnable back = exclusive && c.rank == 0 ? null : out.copyBack();
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, back);
+        });
     }
 }

@@ -45,20 +45,23 @@ final class InterCollectives {
             return Collectives.finish(c, call, start(c, remote), nb, null);
         }
         if (root == MPI.ROOT) {
-            MemorySegment data = Collectives.send(c, call, buf, count, type).seg();
-            return Collectives.finish(c, call, start(c, remote).send(0, data).waitAll(), nb, buf);
+            return Collectives.build(start(c, remote), s -> {
+                MemorySegment data = Collectives.send(c, call, s, buf, count, type).seg();
+                return Collectives.finish(c, call, s.send(0, data).waitAll(), nb, buf);
+            });
         }
         if (root < 0 || root >= c.remote.length) {
             throw c.raise(call, ErrorClass.ERR_ROOT, "invalid root " + root + " (remote group size "
                     + c.remote.length + ")");
         }
-        Collectives.Buf in = Collectives.recv(c, call, buf, count, type);
-        Schedule s = start(c, remote);
-        if (c.rank == 0) {
-            s.recv(root, in.seg()).waitAll();
-        }
-        Broadcast.build(s.using(Collectives.localGroup(c)), in.seg(), 0);
-        return Collectives.finish(c, call, s, nb, buf, in.copyBack());
+        return Collectives.build(start(c, remote), s -> {
+            Collectives.Buf in = Collectives.recvWritten(c, call, s, buf, count, type);
+            if (c.rank == 0) {
+                s.recv(root, in.seg()).waitAll();
+            }
+            Broadcast.build(s.using(Collectives.localGroup(c)), in.seg(), 0);
+            return Collectives.finish(c, call, s, nb, buf, in.copyBack());
+        });
     }
 
     /** Each group receives the reduction of the other group's data. */
@@ -69,17 +72,19 @@ final class InterCollectives {
             throw c.raise(call, ErrorClass.ERR_ARG, "in-place allreduce is not defined on an "
                     + "inter-communicator");
         }
-        MemorySegment in = Collectives.send(c, call, sendbuf, count, type).seg();
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf, count, type);
         CollGroup local = Collectives.localGroup(c);
-        Schedule s = start(c, local);
-        MemorySegment mine = s.temp(in.byteSize());
-        Reduction.reduce(s, in, mine, count, Collectives.reducer(op, type), 0);
-        if (c.rank == 0) {
-            s.using(Collectives.remoteGroup(c)).send(0, mine).recv(0, out.seg()).waitAll();
-        }
-        Broadcast.build(s.using(local), out.seg(), 0);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        return Collectives.build(start(c, local), s -> {
+            MemorySegment in = Collectives.send(c, call, s, sendbuf, count, type).seg();
+            Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf, count, type);
+            MemorySegment mine = s.temp(in.byteSize());
+            Reduction.reduce(s, in, mine, count, Collectives.reducer(op, type), 0);
+            if (c.rank == 0) {
+                s.using(Collectives.remoteGroup(c)).send(0, mine).recv(0, out.seg()).waitAll();
+            }
+            Broadcast.build(s.using(local), out.seg(), 0);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     /** Each rank receives every remote rank's block, in remote rank order. */
@@ -93,34 +98,43 @@ final class InterCollectives {
         }
         Collectives.checkCount(c, call, sendcount, sendtype);
         Collectives.checkCount(c, call, recvcount, recvtype);
-        MemorySegment send = Collectives.send(c, call, sendbuf, sendcount, sendtype).seg();
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * c.remote.length,
-                recvtype);
-        long block = send.byteSize();
         CollGroup local = Collectives.localGroup(c);
-        Schedule s = start(c, local);
-        MemorySegment gathered = c.rank == 0 ? s.temp(block * c.world.length) : null;
-        Gathering.gather(s, send, gathered, block, 0);
-        if (c.rank == 0) {
-            s.using(Collectives.remoteGroup(c)).send(0, gathered).recv(0, out.seg()).waitAll();
-        }
-        Broadcast.build(s.using(local), out.seg(), 0);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        return Collectives.build(start(c, local), s -> {
+            MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg();
+            Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf,
+                    recvcount * c.remote.length, recvtype);
+            long block = send.byteSize();
+            MemorySegment gathered = c.rank == 0 ? s.temp(block * c.world.length) : null;
+            Gathering.gather(s, send, gathered, block, 0);
+            if (c.rank == 0) {
+                s.using(Collectives.remoteGroup(c)).send(0, gathered).recv(0, out.seg()).waitAll();
+            }
+            Broadcast.build(s.using(local), out.seg(), 0);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     /** Block i goes to remote rank i; block j comes from remote rank j. */
-    static Request allToAll(Comm c, MemorySegment send, Collectives.Buf out, long block,
-                            boolean nb, Object sendbuf, Object recvbuf) throws MPIException {
+    static Request allToAll(Comm c, Object sendbuf, int sendcount, Datatype sendtype,
+                            Object recvbuf, int recvcount, Datatype recvtype, long block,
+                            boolean nb) throws MPIException {
         String call = nb ? "MPI_Ialltoall" : "MPI_Alltoall";
-        Schedule s = start(c, Collectives.remoteGroup(c));
         int q = c.remote.length;
-        for (int j = 0; j < q; j++) {
-            s.recv(j, out.seg().asSlice(j * block, block));
-        }
-        for (int i = 0; i < q; i++) {
-            s.send(i, send.asSlice(i * block, block));
-        }
-        s.waitAll();
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        return Collectives.build(start(c, Collectives.remoteGroup(c)), s -> {
+            MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount * q, sendtype)
+                    .seg();
+            Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf, recvcount * q,
+                    recvtype);
+            for (int j = 0; j < q; j++) {
+                s.recv(j, out.seg().asSlice(j * block, block));
+            }
+            for (int i = 0; i < q; i++) {
+                s.send(i, send.asSlice(i * block, block));
+            }
+            s.waitAll();
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 }

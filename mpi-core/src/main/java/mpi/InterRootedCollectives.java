@@ -18,7 +18,8 @@ final class InterRootedCollectives {
     private InterRootedCollectives() {
     }
 
-    private static Schedule remote(Comm c) {
+    /** A schedule on the remote group (the cross context). */
+    static Schedule remote(Comm c) {
         return new Schedule(Collectives.remoteGroup(c), c.nextCollectiveTag());
     }
 
@@ -43,22 +44,28 @@ final class InterRootedCollectives {
             throws MPIException {
         String call = nb ? "MPI_Igather" : "MPI_Gather";
         int role = role(c, call, root);
-        Schedule s = remote(c);
-        Runnable back = null;
         if (role == 0) {
             Collectives.checkCount(c, call, recvcount, recvtype);
-            Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcount * c.remote.length,
-                    recvtype);
-            long block = recvtype.bytes(recvcount);
-            for (int j = 0; j < c.remote.length; j++) {
-                s.recv(j, out.seg().asSlice(j * block, block));
-            }
-            back = out.copyBack();
         } else if (role == 1) {
             Collectives.checkCount(c, call, sendcount, sendtype);
-            s.send(root, Collectives.send(c, call, sendbuf, sendcount, sendtype).seg());
         }
-        return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf}, back);
+        return Collectives.build(remote(c), s -> {
+            Runnable back = null;
+            if (role == 0) {
+                // every remote rank's block is written: the image is not filled first
+                Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf,
+                        recvcount * c.remote.length, recvtype);
+                long block = recvtype.bytes(recvcount);
+                for (int j = 0; j < c.remote.length; j++) {
+                    s.recv(j, out.seg().asSlice(j * block, block));
+                }
+                back = out.copyBack();
+            } else if (role == 1) {
+                s.send(root, Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg());
+            }
+            return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf},
+                    back);
+        });
     }
 
     static Request gatherv(Comm c, Object sendbuf, int sendcount, Datatype sendtype,
@@ -66,25 +73,32 @@ final class InterRootedCollectives {
                            int root, boolean nb) throws MPIException {
         String call = nb ? "MPI_Igatherv" : "MPI_Gatherv";
         int role = role(c, call, root);
-        Schedule s = remote(c);
-        Runnable back = null;
         int q = c.remote.length;
         if (role == 0) {
             Collectives.checkCount(c, call, 0, recvtype);
             Collectives.checkArray(c, call, recvcount, q, "recvcount");
             Collectives.checkArray(c, call, displs, q, "displs");
-            Collectives.Buf out = Collectives.recv(c, call, recvbuf,
-                    Collectives.span(recvcount, displs, q), recvtype);
-            for (int j = 0; j < q; j++) {
-                s.recv(j, out.seg().asSlice((long) displs[j] * recvtype.byteSize,
-                        recvtype.bytes(recvcount[j])));
-            }
-            back = out.copyBack();
         } else if (role == 1) {
             Collectives.checkCount(c, call, sendcount, sendtype);
-            s.send(root, Collectives.send(c, call, sendbuf, sendcount, sendtype).seg());
         }
-        return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf}, back);
+        return Collectives.build(remote(c), s -> {
+            Runnable back = null;
+            if (role == 0) {
+                long[] counts = Collectives.bytes(recvcount, q, recvtype.byteSize);
+                long[] offsets = Collectives.bytes(displs, q, recvtype.byteSize);
+                // only the blocks are written: the gaps between them are not unpacked
+                Collectives.Buf out = Collectives.recvBlocks(c, call, s, recvbuf,
+                        Collectives.span(recvcount, displs, q), recvtype, counts, offsets, -1);
+                for (int j = 0; j < q; j++) {
+                    s.recv(j, out.seg().asSlice(offsets[j], counts[j]));
+                }
+                back = out.copyBack();
+            } else if (role == 1) {
+                s.send(root, Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg());
+            }
+            return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf},
+                    back);
+        });
     }
 
     static Request scatter(Comm c, Object sendbuf, int sendcount, Datatype sendtype,
@@ -92,23 +106,29 @@ final class InterRootedCollectives {
             throws MPIException {
         String call = nb ? "MPI_Iscatter" : "MPI_Scatter";
         int role = role(c, call, root);
-        Schedule s = remote(c);
-        Runnable back = null;
         if (role == 0) {
             Collectives.checkCount(c, call, sendcount, sendtype);
-            MemorySegment all = Collectives.send(c, call, sendbuf, sendcount * c.remote.length,
-                    sendtype).seg();
-            long block = sendtype.bytes(sendcount);
-            for (int j = 0; j < c.remote.length; j++) {
-                s.send(j, all.asSlice(j * block, block));
-            }
         } else if (role == 1) {
             Collectives.checkCount(c, call, recvcount, recvtype);
-            Collectives.Buf in = Collectives.recv(c, call, recvbuf, recvcount, recvtype);
-            s.recv(root, in.seg());
-            back = in.copyBack();
         }
-        return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf}, back);
+        return Collectives.build(remote(c), s -> {
+            Runnable back = null;
+            if (role == 0) {
+                MemorySegment all = Collectives.send(c, call, s, sendbuf,
+                        sendcount * c.remote.length, sendtype).seg();
+                long block = sendtype.bytes(sendcount);
+                for (int j = 0; j < c.remote.length; j++) {
+                    s.send(j, all.asSlice(j * block, block));
+                }
+            } else if (role == 1) {
+                Collectives.Buf in = Collectives.recvWritten(c, call, s, recvbuf, recvcount,
+                        recvtype);
+                s.recv(root, in.seg());
+                back = in.copyBack();
+            }
+            return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf},
+                    back);
+        });
     }
 
     static Request scatterv(Comm c, Object sendbuf, int[] sendcount, int[] displs,
@@ -116,26 +136,35 @@ final class InterRootedCollectives {
                             int root, boolean nb) throws MPIException {
         String call = nb ? "MPI_Iscatterv" : "MPI_Scatterv";
         int role = role(c, call, root);
-        Schedule s = remote(c);
-        Runnable back = null;
         int q = c.remote.length;
         if (role == 0) {
             Collectives.checkCount(c, call, 0, sendtype);
             Collectives.checkArray(c, call, sendcount, q, "sendcount");
             Collectives.checkArray(c, call, displs, q, "displs");
-            MemorySegment all = Collectives.send(c, call, sendbuf,
-                    Collectives.span(sendcount, displs, q), sendtype).seg();
-            for (int j = 0; j < q; j++) {
-                s.send(j, all.asSlice((long) displs[j] * sendtype.byteSize,
-                        sendtype.bytes(sendcount[j])));
-            }
         } else if (role == 1) {
             Collectives.checkCount(c, call, recvcount, recvtype);
-            Collectives.Buf in = Collectives.recv(c, call, recvbuf, recvcount, recvtype);
-            s.recv(root, in.seg());
-            back = in.copyBack();
         }
-        return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf}, back);
+        return Collectives.build(remote(c), s -> {
+            Runnable back = null;
+            if (role == 0) {
+                long[] counts = Collectives.bytes(sendcount, q, sendtype.byteSize);
+                long[] offsets = Collectives.bytes(displs, q, sendtype.byteSize);
+                // only the blocks sent are packed
+                MemorySegment all = Collectives.sendBlocks(c, call, s, sendbuf,
+                        Collectives.span(sendcount, displs, q), sendtype, counts, offsets, -1)
+                        .seg();
+                for (int j = 0; j < q; j++) {
+                    s.send(j, all.asSlice(offsets[j], counts[j]));
+                }
+            } else if (role == 1) {
+                Collectives.Buf in = Collectives.recvWritten(c, call, s, recvbuf, recvcount,
+                        recvtype);
+                s.recv(root, in.seg());
+                back = in.copyBack();
+            }
+            return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf},
+                    back);
+        });
     }
 
     /** The root receives the reduction of the remote group's data (reduced to its leader first). */
@@ -145,26 +174,27 @@ final class InterRootedCollectives {
         int role = role(c, call, root);
         Collectives.checkCount(c, call, count, type);
         Collectives.checkOp(c, call, op, type);
-        Schedule s = remote(c);
-        Runnable back = null;
-        if (role == 0) {
-            Collectives.Buf out = Collectives.recv(c, call, recvbuf, count, type);
-            s.recv(0, out.seg()).waitAll();
-            back = out.copyBack();
-        } else if (role == 1) {
-            if (sendbuf == null) {
-                throw c.raise(call, ErrorClass.ERR_ARG, "in-place reduce is not defined on an "
-                        + "inter-communicator");
-            }
-            MemorySegment in = Collectives.send(c, call, sendbuf, count, type).seg();
-            MemorySegment mine = s.temp(in.byteSize());
-            CollGroup local = Collectives.localGroup(c);
-            Reduction.reduce(s.using(local), in, mine, count, Collectives.reducer(op, type), 0);
-            if (c.rank == 0) {
-                s.using(Collectives.remoteGroup(c)).send(root, mine).waitAll();
-            }
+        if (role == 1 && sendbuf == null) {
+            throw c.raise(call, ErrorClass.ERR_ARG, "in-place reduce is not defined on an "
+                    + "inter-communicator");
         }
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, back);
+        return Collectives.build(remote(c), s -> {
+            Runnable back = null;
+            if (role == 0) {
+                Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf, count, type);
+                s.recv(0, out.seg()).waitAll();
+                back = out.copyBack();
+            } else if (role == 1) {
+                MemorySegment in = Collectives.send(c, call, s, sendbuf, count, type).seg();
+                MemorySegment mine = s.temp(in.byteSize());
+                CollGroup local = Collectives.localGroup(c);
+                Reduction.reduce(s.using(local), in, mine, count, Collectives.reducer(op, type), 0);
+                if (c.rank == 0) {
+                    s.using(Collectives.remoteGroup(c)).send(root, mine).waitAll();
+                }
+            }
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, back);
+        });
     }
 
     /** Every rank receives each remote rank's block at displs[j]; linear. */
@@ -181,26 +211,28 @@ final class InterRootedCollectives {
         Collectives.checkCount(c, call, 0, recvtype);
         Collectives.checkArray(c, call, recvcount, q, "recvcount");
         Collectives.checkArray(c, call, displs, q, "displs");
-        MemorySegment send = Collectives.send(c, call, sendbuf, sendcount, sendtype).seg();
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf, Collectives.span(recvcount, displs, q),
-                recvtype);
-        Schedule s = remote(c);
-        for (int j = 0; j < q; j++) {
-            s.recv(j, out.seg().asSlice((long) displs[j] * recvtype.byteSize,
-                    recvtype.bytes(recvcount[j])));
-        }
-        for (int j = 0; j < q; j++) {
-            s.send(j, send);
-        }
-        return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf},
-                out.copyBack());
+        long[] counts = Collectives.bytes(recvcount, q, recvtype.byteSize);
+        long[] offsets = Collectives.bytes(displs, q, recvtype.byteSize);
+        return Collectives.build(remote(c), s -> {
+            MemorySegment send = Collectives.send(c, call, s, sendbuf, sendcount, sendtype).seg();
+            // only the blocks are written: the gaps between them are not unpacked
+            Collectives.Buf out = Collectives.recvBlocks(c, call, s, recvbuf,
+                    Collectives.span(recvcount, displs, q), recvtype, counts, offsets, -1);
+            for (int j = 0; j < q; j++) {
+                s.recv(j, out.seg().asSlice(offsets[j], counts[j]));
+            }
+            for (int j = 0; j < q; j++) {
+                s.send(j, send);
+            }
+            return Collectives.finish(c, call, s.waitAll(), nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 
     /** Alltoallv/w across the groups (counts and displacements in bytes); linear. */
-    static Request allToAllBytes(Comm c, String call, MemorySegment send, long[] sc, long[] sd,
-                                 MemorySegment recv, long[] rc, long[] rd, boolean nb, Object keep,
-                                 Runnable copyBack) throws MPIException {
-        Schedule s = remote(c);
+    static Request allToAllBytes(Comm c, String call, Schedule s, MemorySegment send, long[] sc,
+                                 long[] sd, MemorySegment recv, long[] rc, long[] rd, boolean nb,
+                                 Object keep, Runnable copyBack) throws MPIException {
         int q = c.remote.length;
         for (int j = 0; j < q; j++) {
             s.recv(j, recv.asSlice(rd[j], rc[j]));
@@ -244,8 +276,7 @@ final class InterRootedCollectives {
         for (int n : theirCounts) {
             total += n;
         }
-        MemorySegment in = Collectives.send(c, call, sendbuf, total, type).seg();
-        Collectives.Buf out = Collectives.recv(c, call, recvbuf, recvcounts[c.rank], type);
+        int theirTotal = total;
         int mineTotal = 0;
         for (int i = 0; i < p; i++) {
             mineTotal += recvcounts[i];
@@ -256,14 +287,20 @@ final class InterRootedCollectives {
             offsets[i] = offsets[i - 1] + byteCounts[i - 1];
         }
         CollGroup local = Collectives.localGroup(c);
-        Schedule s = new Schedule(local, c.nextCollectiveTag());
-        MemorySegment reduced = c.rank == 0 ? s.temp(in.byteSize()) : null;
-        MemorySegment incoming = c.rank == 0 ? s.temp(type.bytes(mineTotal)) : null;
-        Reduction.reduce(s, in, reduced, total, Collectives.reducer(op, type), 0);
-        if (c.rank == 0) {
-            s.using(Collectives.remoteGroup(c)).send(0, reduced).recv(0, incoming).waitAll();
-        }
-        Gathering.scatterv(s.using(local), incoming, byteCounts, offsets, out.seg(), 0);
-        return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf}, out.copyBack());
+        long incomingBytes = type.bytes(mineTotal);
+        return Collectives.build(new Schedule(local, c.nextCollectiveTag()), s -> {
+            MemorySegment in = Collectives.send(c, call, s, sendbuf, theirTotal, type).seg();
+            Collectives.Buf out = Collectives.recvWritten(c, call, s, recvbuf,
+                    recvcounts[c.rank], type);
+            MemorySegment reduced = c.rank == 0 ? s.temp(in.byteSize()) : null;
+            MemorySegment incoming = c.rank == 0 ? s.temp(incomingBytes) : null;
+            Reduction.reduce(s, in, reduced, theirTotal, Collectives.reducer(op, type), 0);
+            if (c.rank == 0) {
+                s.using(Collectives.remoteGroup(c)).send(0, reduced).recv(0, incoming).waitAll();
+            }
+            Gathering.scatterv(s.using(local), incoming, byteCounts, offsets, out.seg(), 0);
+            return Collectives.finish(c, call, s, nb, new Object[] {sendbuf, recvbuf},
+                    out.copyBack());
+        });
     }
 }

@@ -17,12 +17,11 @@ import org.verbatim.runtime.base.ErrorClass;
  *
  * <p>Point-to-point sends and receives pass the base and the layout to the runtime, which packs
  * and unpacks (the Generic scheme; into the eager slot where the transport lets it claim one).
- * Collectives work on the packed form instead ({@link #packedForSend}, {@link #packedForReceive}):
- * the schedules move bytes, and a packed element is {@code size} bytes long, so the collectives'
- * displacements use {@code byteSize} as the stride, which equals the extent for every other type.
- * Alltoall and allgather take their images from the schedule's pooled native scratch memory
- * ({@link #packedForSend(Schedule, Object, int, Datatype)}, {@link #writtenForReceive}); the
- * others pack into fresh heap arrays.
+ * Collectives work on the packed form instead ({@link PackedImage}, and {@link #packBlocks} for
+ * alltoallw): the schedules move bytes, and a packed element is {@code size} bytes long, so the
+ * collectives' displacements use {@code byteSize} as the stride, which equals the extent for
+ * every other type. Every collective takes its images from the schedule's pooled native scratch
+ * memory.
  */
 final class LayoutBuffers {
     private LayoutBuffers() {
@@ -97,51 +96,6 @@ final class LayoutBuffers {
         }
     }
 
-    /**
-     * For a collective whose schedule is {@code s}: the packed bytes a send contributes, in
-     * scratch memory of the schedule (native and pooled, returned when the schedule ends), so
-     * the schedule's messages move from native memory with no staging copy.
-     */
-    static Collectives.Buf packedForSend(Schedule s, Object buf, int count, Datatype type)
-            throws MPIException {
-        Resolved r = forSend(buf, count, type);
-        MemorySegment image = s.temp(r.bytes());
-        packInto(r, image);
-        return new Collectives.Buf(image, null);
-    }
-
-    /**
-     * For a collective that writes every byte of the receive image (alltoall, allgather): the
-     * image in scratch memory of the schedule, not filled first (the receive buffer's current
-     * bytes are never read), unpacked into the buffer at the end.
-     */
-    static Collectives.Buf writtenForReceive(Schedule s, Object buf, int count, Datatype type)
-            throws MPIException {
-        Resolved r = forReceive(buf, count, type);
-        MemorySegment image = s.temp(r.bytes());
-        return new Collectives.Buf(image, () -> unpack(image, image.byteSize(), r));
-    }
-
-    private static void packInto(Resolved r, MemorySegment image) {
-        r.shape().type().cursor(r.shape().count()).pack(r.base(), image, 0, r.bytes());
-    }
-
-    /** For collectives: the packed bytes a send contributes. */
-    static Collectives.Buf packedForSend(Object buf, int count, Datatype type) throws MPIException {
-        return new Collectives.Buf(pack(forSend(buf, count, type)), null);
-    }
-
-    /**
-     * For collectives: a packed image of the receive buffer (its current bytes, so the parts
-     * the collective does not write come back unchanged), unpacked into it at the end.
-     */
-    static Collectives.Buf packedForReceive(Object buf, int count, Datatype type)
-            throws MPIException {
-        Resolved r = forReceive(buf, count, type);
-        MemorySegment image = pack(r);
-        return new Collectives.Buf(image, () -> unpack(image, image.byteSize(), r));
-    }
-
     static boolean anyLayout(Datatype[] types, int n) {
         for (int i = 0; i < n; i++) {
             if (types[i].isLayout()) {
@@ -153,40 +107,40 @@ final class LayoutBuffers {
 
     /**
      * Alltoallw's send side with layout types: block i ({@code counts[i]} of {@code types[i]} at
-     * byte {@code displs[i]} of {@code whole}) packed after block i-1; {@code packedAt[i]} is set
-     * to where it went ({@code bytes[i]} is its packed length).
+     * byte {@code displs[i]} of {@code whole}) packed after block i-1 into scratch memory of the
+     * schedule; {@code packedAt[i]} is set to where it went ({@code bytes[i]} is its length).
      */
-    static MemorySegment packBlocks(MemorySegment whole, int[] counts, int[] displs,
+    static MemorySegment packBlocks(Schedule s, MemorySegment whole, int[] counts, int[] displs,
                                     Datatype[] types, long[] bytes, long[] packedAt)
             throws MPIException {
         Resolved[] blocks = resolveBlocks(whole, counts, displs, types, bytes, packedAt, false);
-        MemorySegment packed = MemorySegment.ofArray(new byte[Math.toIntExact(total(bytes))]);
+        MemorySegment packed = s.temp(total(bytes));
         for (int i = 0; i < blocks.length; i++) {
             if (blocks[i] != null) {
-                blocks[i].shape().type().cursor(counts[i]).pack(blocks[i].base(), packed,
-                        packedAt[i], bytes[i]);
+                blocks[i].shape().cursor().pack(blocks[i].base(), packed, packedAt[i], bytes[i]);
             }
         }
         return packed;
     }
 
-    /** Alltoallw's receive side: the packed image of the blocks, unpacked into them at the end. */
-    static Collectives.Buf packedBlocksForReceive(MemorySegment whole, int[] counts, int[] displs,
-                                                  Datatype[] types, long[] bytes, long[] packedAt)
+    /**
+     * Alltoallw's receive side: the packed image of the blocks in scratch memory of the
+     * schedule, not filled first (every block is written whole), each unpacked into its place at
+     * the end; what lies between the blocks is never touched. Block {@code own} (-1: none) is
+     * written only up to {@code ownBytes} (this rank's block to itself is copied locally, as much
+     * of it as both sides hold), so only that much of it is unpacked.
+     */
+    static Collectives.Buf blocksForReceive(Schedule s, MemorySegment whole, int[] counts,
+                                            int[] displs, Datatype[] types, long[] bytes,
+                                            long[] packedAt, int own, long ownBytes)
             throws MPIException {
         Resolved[] blocks = resolveBlocks(whole, counts, displs, types, bytes, packedAt, true);
-        MemorySegment image = MemorySegment.ofArray(new byte[Math.toIntExact(total(bytes))]);
-        for (int i = 0; i < blocks.length; i++) {
-            if (blocks[i] != null) {
-                blocks[i].shape().type().cursor(counts[i]).pack(blocks[i].base(), image,
-                        packedAt[i], bytes[i]);
-            }
-        }
+        MemorySegment image = s.temp(total(bytes));
         return new Collectives.Buf(image, () -> {
             for (int i = 0; i < blocks.length; i++) {
                 if (blocks[i] != null) {
-                    blocks[i].shape().type().cursor(counts[i]).unpack(image, packedAt[i],
-                            blocks[i].base(), bytes[i]);
+                    blocks[i].shape().cursor().unpack(image, packedAt[i], blocks[i].base(),
+                            i == own ? Math.min(ownBytes, bytes[i]) : bytes[i]);
                 }
             }
         });

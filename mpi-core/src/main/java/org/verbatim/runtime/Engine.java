@@ -460,7 +460,9 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     public MemorySegment borrow(long bytes) {
         lock.lock();
         try {
-            return pool.acquire(Math.max(1, bytes)).asSlice(0, bytes);
+            MemorySegment s = pool.acquire(Math.max(1, bytes)).asSlice(0, bytes);
+            scratchLent++;
+            return s;
         } finally {
             lock.unlock();
         }
@@ -471,10 +473,23 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
         try {
             pool.release(MemorySegment.ofAddress(scratch.address())
                     .reinterpret(Math.max(1, scratch.byteSize())));
+            scratchLent--;
         } finally {
             lock.unlock();
         }
     }
+
+    /** Scratch buffers {@link #borrow borrowed} and not given back yet (tests: none leak). */
+    public long scratchLent() {
+        lock.lock();
+        try {
+            return scratchLent;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long scratchLent;
 
     public long communicationMemory() {
         long bytes = pool.allocatedBytes();

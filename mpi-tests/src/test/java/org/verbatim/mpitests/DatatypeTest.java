@@ -104,6 +104,26 @@ class DatatypeTest {
                 .assertAllPassed(8, 18);
     }
 
+    /**
+     * The collectives that do not write a whole receive buffer (v-variants with holes, in-place
+     * forms, PROC_NULL neighbours, inter-communicator rooted and v collectives), blocking and
+     * nonblocking: {@link DatatypeGapsProgram}.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void collectivesLeaveWhatTheyDoNotWrite(int ranks) throws Exception {
+        MpiJob.run(ranks, 150, List.of(), "256m", DatatypeGapsProgram.class)
+                .assertAllPassed(ranks, 12);
+    }
+
+    /** A repeated 64 KiB derived-type bcast and gatherv allocates no message-sized array. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void collectiveImagesAreNotHeapArrays(int ranks) throws Exception {
+        MpiJob.run(ranks, 150, List.of(), "256m", DatatypeAllocationProgram.class)
+                .assertAllPassed(ranks, 4);
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})
     void collectives(int ranks) throws Exception {

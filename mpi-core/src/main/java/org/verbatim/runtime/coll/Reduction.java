@@ -12,11 +12,6 @@ public final class Reduction {
     private Reduction() {
     }
 
-    /** A zeroed heap buffer of {@code bytes} bytes. */
-    public static MemorySegment heap(long bytes) {
-        return MemorySegment.ofArray(new byte[(int) bytes]);
-    }
-
     /**
      * Reduce to {@code root}: binomial tree to rank 0, then to the root if it is another rank.
      * {@code recv} is used only at the root.
