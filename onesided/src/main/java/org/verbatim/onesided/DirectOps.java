@@ -89,8 +89,8 @@ final class DirectOps {
         if (m.isNative()) {
             return m;
         }
-        MemorySegment piece = staging.take(h.bytes(), idle(),
-                w.ctx.transport(w.world[h.target()]));
+        staging.registerWith(w.ctx.transport(w.world[h.target()]));
+        MemorySegment piece = staging.take(h.bytes(), idle());
         if (put) {
             MemorySegment.copy(m, 0, piece, 0, h.bytes());
         }

@@ -36,18 +36,30 @@ final class RdmaStaging implements AutoCloseable {
      * {@code bytes} of registered native memory, which {@link #fits} said there is room for; it
      * stays the caller's until every RDMA operation of the window has completed.
      */
-    MemorySegment take(long bytes, boolean idle, Transport transport) {
+    MemorySegment take(long bytes, boolean idle) {
+        if (!fits(bytes, idle)) {
+            throw new IllegalStateException(bytes + " B do not fit the staging slab now");
+        }
+        if (idle) {
+            used = 0;
+        }
+        MemorySegment piece = slab().asSlice(used, bytes);
+        used = Math.min(CAPACITY, (used + bytes + ALIGN - 1) & -ALIGN);
+        return piece;
+    }
+
+    /** Registers the slab (allocated at the first call) with {@code transport}, once. */
+    void registerWith(Transport transport) {
+        slab();
+        registrations.computeIfAbsent(transport, tr -> tr.register(slab, Access.ALL));
+    }
+
+    private MemorySegment slab() {
         if (slab == null) {
             arena = Arena.ofShared();
             slab = arena.allocate(CAPACITY, 64);
         }
-        registrations.computeIfAbsent(transport, tr -> tr.register(slab, Access.ALL));
-        if (idle) {
-            used = 0;
-        }
-        MemorySegment piece = slab.asSlice(used, bytes);
-        used = Math.min(CAPACITY, (used + bytes + ALIGN - 1) & -ALIGN);
-        return piece;
+        return slab;
     }
 
     @Override

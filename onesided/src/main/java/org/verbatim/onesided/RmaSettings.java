@@ -19,6 +19,7 @@ import org.verbatim.runtime.base.MpiError;
  * @param directShared puts and gets to windows mapped here are loads and stores
  * @param rdma puts and gets to members reached by native RDMA are RDMA writes and reads
  * @param rdmaThreshold smallest put or get (bytes) that goes by RDMA; smaller ones are records
+ *                      (except in lock epochs of windows locked by remote atomics)
  * @param lock passive-target locks of windows not mapped everywhere: auto, atomic or record
  */
 record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long aggregateLimit,
@@ -46,7 +47,8 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
 
     static final Setting RDMA_THRESHOLD = new Setting("verbatim.rma.rdma-threshold", "8k",
             "Smallest put or get (bytes) that goes by RDMA; smaller ones travel as two-sided "
-                    + "records (on shm a cross-memory-attach call costs more than a message).");
+                    + "records (on shm a cross-memory-attach call costs more than a message). In "
+                    + "lock epochs of windows locked by remote atomics every size goes by RDMA.");
 
     static final Setting LOCK = new Setting("verbatim.rma.lock", "auto",
             "Passive-target locks of windows not mapped everywhere: atomic (a lock word per "
