@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (auto picks them over ib; the 3-rank job forces {@code verbatim.rma.lock=atomic});
  * {@link RmaPassiveProgressProgram} shows that they need nothing from the target, and that lock
  * records do. Guest time (TCG, one guest): about 70 s for the 2-rank suite, 130 s for 3 ranks,
- * 65 s for the derived types, 60 s for passive progress (two windows; four now).
+ * 65 s for the derived types, 60-90 s for passive progress (four windows, each with a 3 s sleep).
  */
 @Tag("rdma")
 @Timeout(900)
