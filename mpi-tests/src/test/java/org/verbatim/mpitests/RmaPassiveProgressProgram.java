@@ -12,7 +12,8 @@ import mpi.Win;
  * ended, rank 1 when it woke; both print them (wall clock, one host) and rank 0 checks the order.
  * Four windows: with the job's lock mode, puts and gets of 128 B taken by RDMA by the window's
  * {@code verbatim.rma.rdma-threshold=0}; with the job's lock mode and the default threshold, puts
- * and gets of 8 B (below it: on windows locked by remote atomics they still go by RDMA); the same
+ * and gets of 8 B with {@code verbatim.rma.lock-rdma} on (below the threshold: on windows locked
+ * by remote atomics they still go by RDMA); the same
  * with the scheduler off, where a get after a put to the same place in one epoch must read what
  * the put wrote (one queue pair executes them in order); where the argument says what to expect
  * ({@code progress}: the epochs end while the target sleeps, locks by remote atomics;
@@ -44,7 +45,7 @@ public final class RmaPassiveProgressProgram {
      * One window: rank 0 puts {@code n} ints at 0, gets {@code n} from {@code N / 2} (and, with
      * {@code schedule} "false", {@code n} from 0 again: the put's values), unlocks, then reads the
      * window back under a shared lock. {@code n == N / 2} sets the window's RDMA threshold to 0;
-     * a smaller {@code n} keeps the default.
+     * a smaller {@code n} keeps the default threshold and turns {@code verbatim.rma.lock-rdma} on.
      */
     private static void run(Checks c, String lock, boolean progress, int n, String schedule)
             throws Exception {
@@ -56,6 +57,8 @@ public final class RmaPassiveProgressProgram {
         Info info = new Info();
         if (n == N / 2) {
             info.set("verbatim.rma.rdma-threshold", "0");
+        } else {
+            info.set("verbatim.rma.lock-rdma", "true"); // off by default
         }
         if (lock != null) {
             info.set("verbatim.rma.lock", lock);

@@ -110,12 +110,12 @@ final class DirectOps {
 
     /**
      * True when every put and get to {@code t} goes by RDMA whatever its size: a lock or lockAll
-     * epoch on a window locked by remote atomics. A record there would make unlock send FLUSH and
+     * epoch on a window locked by remote atomics, with {@code verbatim.rma.lock-rdma} on. A record there would make unlock send FLUSH and
      * wait for a DONE that only comes when the target calls MPI; by RDMA alone the epoch needs
      * nothing from the target (small writes go inline where the device allows).
      */
     boolean everySize(int t) {
-        return w.locks != null && w.epochs.passive(t);
+        return w.settings.lockRdma() && w.locks != null && w.epochs.passive(t);
     }
 
     /** True when {@code h}, taken by {@link #issue}, is counted at the target by its immediate. */
