@@ -13,7 +13,8 @@ import org.verbatim.spi.WorkList;
 /**
  * Puts and gets as RDMA writes and reads ({@link RdmaTargets}): the target's CPU takes no part.
  * A derived target datatype is walked here, one write or read per block of its layout.
- * Origin and result memory must be native (heap memory takes the two-sided path); as the
+ * Origin and result memory must be native (heap memory takes the two-sided path, except in lock
+ * epochs of windows locked by remote atomics, where it is staged: {@link RdmaStaging}); as the
  * rendezvous reads do, the local side is passed as it is (the transport resolves its own local
  * keys, through its registration cache on verbs). In a Fence-Imm-RI epoch a put is
  * a write with immediate, which the target counts where it lands. Before a synchronisation
@@ -33,6 +34,8 @@ final class DirectOps {
     final int[] outstanding;
     /** Writes completed or in flight since the last flush, on transports that need one. */
     private final boolean[] unflushed;
+    /** Native memory for heap origins and results in lock epochs of atomic-lock windows. */
+    private final RdmaStaging staging = new RdmaStaging();
 
     DirectOps(Window w) {
         this.w = w;
@@ -40,26 +43,79 @@ final class DirectOps {
         this.unflushed = new boolean[w.size];
     }
 
-    /** True when {@link #issue} takes {@code h} (the same answer at issue and at counting). */
+    /**
+     * True when {@link #issue} takes {@code h} (the same answer at issue and at counting): puts
+     * and gets of native memory to a member reached by native RDMA, from
+     * {@code verbatim.rma.rdma-threshold} on, or of any size in a lock epoch of a window locked by
+     * remote atomics ({@link #everySize}); a target layout when its blocks are not too many (and,
+     * outside such epochs, not smaller than the threshold on average).
+     */
     boolean takes(HeldOp h) {
         RdmaTargets r = w.rdma;
-        if (r == null || !r.usable[h.target()] || h.bytes() < w.settings.rdmaThreshold()) {
+        if (r == null || !r.usable[h.target()] || h.bytes() <= 0) {
+            return false;
+        }
+        long threshold = everySize(h.target()) ? 1 : w.settings.rdmaThreshold();
+        if (h.bytes() < threshold) {
             return false;
         }
         TargetLayout l = h.layout();
         if (l != null) {
             // one write or read per block: worth it when blocks are large (and not too many)
             long blocks = l.type().blockCount() * l.count();
-            if (blocks > MAX_BLOCKS || h.bytes() / Math.max(1, blocks)
-                    < w.settings.rdmaThreshold()) {
+            if (blocks > MAX_BLOCKS || h.bytes() / Math.max(1, blocks) < threshold) {
                 return false;
             }
         }
+        boolean stage = threshold == 1;
         return switch (h.kind()) {
-            case PUT -> RdmaTargets.nativeMemory(h.origin()) && h.bytes() > 0;
-            case GET -> RdmaTargets.nativeMemory(h.result()) && h.bytes() > 0;
+            case PUT -> local(h.origin(), h.bytes(), stage);
+            case GET -> local(h.result(), h.bytes(), stage);
             default -> false;
         };
+    }
+
+    /** Native memory, or heap memory that fits {@link #staging} when {@code stage}. */
+    private boolean local(MemorySegment m, long bytes, boolean stage) {
+        return RdmaTargets.nativeMemory(m) || (stage && m != null && staging.fits(bytes, idle()));
+    }
+
+    /**
+     * The local side of {@code h}'s write or read: its own memory when native, else a piece of
+     * {@link #staging} (holding the origin's bytes for a put; a get's completion copies out).
+     */
+    private MemorySegment localSide(HeldOp h, boolean put) {
+        MemorySegment m = put ? h.origin() : h.result();
+        if (m.isNative()) {
+            return m;
+        }
+        staging.registerWith(w.ctx.transport(w.world[h.target()]));
+        MemorySegment piece = staging.take(h.bytes(), idle());
+        if (put) {
+            MemorySegment.copy(m, 0, piece, 0, h.bytes());
+        }
+        return piece;
+    }
+
+    /** A get read into staging: its bytes to the result memory (before the request completes). */
+    private static void copyOut(HeldOp h, MemorySegment local) {
+        if (h.kind() == HeldOp.Kind.GET && local != h.result()) {
+            MemorySegment.copy(local, 0, h.result(), 0, h.bytes());
+        }
+    }
+
+    void close() {
+        staging.close();
+    }
+
+    /**
+     * True when every put and get to {@code t} goes by RDMA whatever its size: a lock or lockAll
+     * epoch on a window locked by remote atomics, with {@code verbatim.rma.lock-rdma} on. A record there would make unlock send FLUSH and
+     * wait for a DONE that only comes when the target calls MPI; by RDMA alone the epoch needs
+     * nothing from the target (small writes go inline where the device allows).
+     */
+    boolean everySize(int t) {
+        return w.settings.lockRdma() && w.locks != null && w.epochs.passive(t);
     }
 
     /** True when {@code h}, taken by {@link #issue}, is counted at the target by its immediate. */
@@ -76,7 +132,7 @@ final class DirectOps {
         }
         int t = h.target();
         boolean put = h.kind() == HeldOp.Kind.PUT;
-        MemorySegment local = put ? h.origin() : h.result();
+        MemorySegment local = localSide(h, put);
         boolean imm = immediate(h);
         Endpoint ep = w.ctx.endpoint(w.world[t]);
         long remote = w.rdma.address[t] + h.offset();
@@ -92,6 +148,7 @@ final class DirectOps {
                     h.request().failed(cls);
                 }
             } else if (h.request() != null) {
+                copyOut(h, local);
                 h.request().arrived(h.bytes());
             }
         });
@@ -103,19 +160,45 @@ final class DirectOps {
             w.channels.get(t).counted++;
         }
         w.ext.counters.rdma++;
-        Retryable post = () -> {
-            int rc;
-            if (!put) {
-                rc = ep.read(local, remote, key, wr[0]);
-            } else if (imm) {
-                rc = ep.writeWithImmediate(local, remote, key, immediate, wr[0]);
-            } else {
-                rc = ep.write(local, remote, key, wr[0]);
+        post(t, new Ordered(w.world[t]) {
+            @Override
+            public boolean retry() {
+                int rc;
+                if (!put) {
+                    rc = ep.read(local, remote, key, wr[0]);
+                } else if (imm) {
+                    rc = ep.writeWithImmediate(local, remote, key, immediate, wr[0]);
+                } else {
+                    rc = ep.write(local, remote, key, wr[0]);
+                }
+                return rc == PostStatus.OK;
             }
-            return rc == PostStatus.OK;
-        };
-        if (!post.retry()) {
+        });
+    }
+
+    /**
+     * Posts now, unless something is queued for the target already: then behind it, so that
+     * one origin's writes and reads reach the queue pair, which executes them at the target in
+     * order, in the order they were issued (a get after a put to the same place, with the
+     * scheduler off or a flush between them, reads what the put wrote).
+     */
+    private void post(int t, Ordered post) {
+        if (w.ctx.dispatch().pendingFor(w.world[t]) > 0 || !post.retry()) {
             w.ctx.dispatch().pending(post);
+        }
+    }
+
+    /** A post kept in order behind what is queued for its peer. */
+    private abstract static class Ordered implements Retryable {
+        private final int peer;
+
+        Ordered(int peer) {
+            this.peer = peer;
+        }
+
+        @Override
+        public int orderedPeer() {
+            return peer;
         }
     }
 
@@ -129,7 +212,7 @@ final class DirectOps {
         int t = h.target();
         TargetLayout l = h.layout();
         boolean put = h.kind() == HeldOp.Kind.PUT;
-        MemorySegment local = put ? h.origin() : h.result();
+        MemorySegment local = localSide(h, put);
         boolean imm = immediate(h);
         Endpoint ep = w.ctx.endpoint(w.world[t]);
         long remote = w.rdma.address[t] + h.offset();
@@ -149,6 +232,7 @@ final class DirectOps {
                 if (failed[0] != 0) {
                     h.request().failed(failed[0]);
                 } else {
+                    copyOut(h, local);
                     h.request().arrived(h.bytes());
                 }
             }
@@ -176,13 +260,13 @@ final class DirectOps {
         }
         w.ext.counters.rdma++;
         int[] next = {0};
-        Retryable post = () -> {
-            next[0] += ep.postList(list, next[0]);
-            return next[0] == list.count();
-        };
-        if (!post.retry()) {
-            w.ctx.dispatch().pending(post);
-        }
+        post(t, new Ordered(w.world[t]) {
+            @Override
+            public boolean retry() {
+                next[0] += ep.postList(list, next[0]);
+                return next[0] == list.count();
+            }
+        });
     }
 
     /**
@@ -218,10 +302,12 @@ final class DirectOps {
                     w.ctx.dispatch().untrack(id);
                     done[0] = true;
                 });
-                Retryable post = () -> ep.flush(wr) == PostStatus.OK;
-                if (!post.retry()) {
-                    w.ctx.dispatch().pending(post);
-                }
+                post(t, new Ordered(w.world[t]) {
+                    @Override
+                    public boolean retry() {
+                        return ep.flush(wr) == PostStatus.OK;
+                    }
+                });
             } finally {
                 w.unlock();
             }

@@ -205,8 +205,8 @@ final class PassiveTarget {
         w.lock();
         try {
             for (int r = 0; r < w.size && !w.memory.allMapped; r++) {
-                if (w.locks != null && !lockNoCheck[r] && w.recordsSinceSync[r] == 0) {
-                    expected[r] = w.doneReceived[r]; // only RDMA: complete already
+                if ((w.locks != null || lockNoCheck[r]) && w.recordsSinceSync[r] == 0) {
+                    expected[r] = w.doneReceived[r]; // a FLUSH is due, but only RDMA went
                     continue;
                 }
                 w.recordsSinceSync[r] = 0;

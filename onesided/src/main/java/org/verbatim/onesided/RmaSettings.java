@@ -19,10 +19,13 @@ import org.verbatim.runtime.base.MpiError;
  * @param directShared puts and gets to windows mapped here are loads and stores
  * @param rdma puts and gets to members reached by native RDMA are RDMA writes and reads
  * @param rdmaThreshold smallest put or get (bytes) that goes by RDMA; smaller ones are records
+ *                      (except in lock epochs of windows locked by remote atomics with {@code lockRdma})
  * @param lock passive-target locks of windows not mapped everywhere: auto, atomic or record
+ * @param lockRdma every put and get of a lock epoch on a window locked by remote atomics goes by
+ *                 RDMA, whatever its size
  */
 record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long aggregateLimit,
-                   boolean directShared, boolean rdma, long rdmaThreshold, String lock) {
+                   boolean directShared, boolean rdma, long rdmaThreshold, String lock, boolean lockRdma) {
     static final Setting FENCE = new Setting("verbatim.rma.fence", "auto",
             "Fence design: def (deferred, two-sided), imm-naive (immediate, finish messages, "
                     + "flag messages), imm-opt (immediate, finish messages, barrier), imm-ri "
@@ -46,7 +49,8 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
 
     static final Setting RDMA_THRESHOLD = new Setting("verbatim.rma.rdma-threshold", "8k",
             "Smallest put or get (bytes) that goes by RDMA; smaller ones travel as two-sided "
-                    + "records (on shm a cross-memory-attach call costs more than a message).");
+                    + "records (on shm a cross-memory-attach call costs more than a message); "
+                    + "but see verbatim.rma.lock-rdma.");
 
     static final Setting LOCK = new Setting("verbatim.rma.lock", "auto",
             "Passive-target locks of windows not mapped everywhere: atomic (a lock word per "
@@ -55,6 +59,13 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
                     + "or creating the window fails), record (LOCK/UNLOCK messages served when the "
                     + "target calls MPI) or auto (atomic where every pair has native atomics, "
                     + "record elsewhere).");
+
+    static final Setting LOCK_RDMA = new Setting("verbatim.rma.lock-rdma", "false",
+            "In lock epochs of windows locked by remote atomics, every put and get goes by RDMA "
+                    + "whatever its size, so an epoch of puts and gets needs nothing from the target "
+                    + "(unlock waits for no FLUSH/DONE unless accumulates were issued). Off by "
+                    + "default: long loops of small-put lock epochs over Soft-RoCE stopped after "
+                    + "~2,400 epochs (a fetch-and-add's completion never came; docs/onesided.md).");
 
     static RmaSettings from(Map<String, String> config) {
         String lock = LOCK.get(config).trim().toLowerCase(java.util.Locale.ROOT);
@@ -66,7 +77,8 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
             return new RmaSettings(FenceDesign.parse(FENCE.get(config)),
                     SCHEDULE.getBoolean(config), AGGREGATE.getBoolean(config),
                     AGGREGATE_LIMIT.getSize(config), DIRECT_SHARED.getBoolean(config),
-                    RDMA.getBoolean(config), RDMA_THRESHOLD.getSize(config), lock);
+                    RDMA.getBoolean(config), RDMA_THRESHOLD.getSize(config), lock,
+                    LOCK_RDMA.getBoolean(config));
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, e.getMessage());
         }
@@ -90,6 +102,7 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
         merged.put(RDMA.name(), Boolean.toString(rdma));
         merged.put(RDMA_THRESHOLD.name(), Long.toString(rdmaThreshold));
         merged.put(LOCK.name(), lock);
+        merged.put(LOCK_RDMA.name(), Boolean.toString(lockRdma));
         for (Setting st : new Provider().settings()) {
             String v = info.get(st.name());
             if (v != null) {
@@ -109,7 +122,7 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
         @Override
         public List<Setting> settings() {
             return List.of(FENCE, SCHEDULE, AGGREGATE, AGGREGATE_LIMIT, DIRECT_SHARED, RDMA,
-                    RDMA_THRESHOLD, LOCK);
+                    RDMA_THRESHOLD, LOCK, LOCK_RDMA);
         }
     }
 }

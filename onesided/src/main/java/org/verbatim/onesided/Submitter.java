@@ -67,15 +67,24 @@ final class Submitter {
                 w.mapped.run(kind, origin, result, compare, r, offset, t.bytes(), t.kind(), op);
                 return request ? RmaRequest.done(r) : null;
             }
+            // an rPut's request completes when the origin memory may be reused: at once for a
+            // record (the data is copied into the outbox), at the write's completion for RDMA
+            RmaRequest req = kind.hasResult()
+                    ? new RmaRequest(result, r, t.bytes(), t.resultUnpack())
+                    : request && kind == HeldOp.Kind.PUT ? new RmaRequest(null, r, t.bytes())
+                    : null;
             HeldOp h = new HeldOp(kind, origin, result, compare, r, offset, t.bytes(), t.kind(),
-                    op, kind.hasResult() ? new RmaRequest(result, r, t.bytes(), t.resultUnpack())
-                    : null, layout);
+                    op, req, layout);
             if (holds(request)) {
                 held.add(h);
             } else {
                 issueHeldFor(r);
+                boolean rdma = w.direct.takes(h);
                 w.issuer.issue(h);
                 w.channels.flush(r);
+                if (req != null && kind == HeldOp.Kind.PUT && !rdma) {
+                    req.arrived(t.bytes());
+                }
             }
             return h.request() != null ? h.request() : request ? RmaRequest.done(r) : null;
         } finally {

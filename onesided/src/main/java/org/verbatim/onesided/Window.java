@@ -431,6 +431,7 @@ final class Window implements RmaWindow {
         } finally {
             unlock();
         }
+        direct.close();
         if (rdma != null) {
             rdma.close();
         }
