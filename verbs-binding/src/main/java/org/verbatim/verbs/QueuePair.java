@@ -24,8 +24,16 @@ import org.verbatim.verbs.raw.verbs_h;
  */
 public final class QueuePair extends NativeResource {
 
-    /** Defaults for the RC timers and retries (the values perftest uses). */
-    static final int TIMEOUT = 14;
+    /**
+     * RC timers and retries. The local ACK timeout is 4.096 us * 2^TIMEOUT: 18 is about 1.07 s
+     * (UCX's default is 1 s, Open MPI's openib 2^20). 14 (67 ms, perftest's) made a stalled
+     * responder (a TCG guest, a descheduled process) look like a lost packet: the requester
+     * retransmitted reads and atomics, and Soft-RoCE's handling of the duplicates ended the
+     * connection or never completed the request (a long loop of lock epochs with RDMA over rxe:
+     * 43 retransmissions and 22 duplicates, then the queue pair in error; with 18 none of either
+     * and the loop ran to its end). A dead peer is now reported after about 7.5 s of retries.
+     */
+    static final int TIMEOUT = 18;
     static final int RETRY_COUNT = 7;
     static final int RNR_RETRY = 7;
     static final int MIN_RNR_TIMER = 12;
