@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import org.verbatim.spi.support.RawSyscall;
 
 /**
  * The libc calls of the PMI client and its launcher watch: descriptor I/O, the TCP connection of
@@ -19,7 +20,7 @@ import java.lang.invoke.VarHandle;
  */
 @SuppressWarnings("restricted")
 final class Libc {
-    static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    static final StructLayout CALL_STATE = RawSyscall.STATE;
     private static final VarHandle ERRNO =
             CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     static final int EINTR = 4;
@@ -32,43 +33,13 @@ final class Libc {
      */
     private static final Linker.Option ERRNO_STATE = Linker.Option.captureCallState("errno");
 
-    /**
-     * The Linux system call numbers of this machine's architecture, or null (another OS or
-     * architecture: each call then links libc's function of its own). Through libc's
-     * {@code syscall(long number, ...)} every call here shares one downcall shape, so a rank links
-     * one stub for all of them instead of one per function (seven at start-up, some 10 ms of CPU
-     * each in a cold JVM).
-     */
-    private static final SyscallNumbers SYS = SyscallNumbers.of(System.getProperty("os.name", ""),
-            System.getProperty("os.arch", ""));
+    /** This machine's system call numbers, or null: each call then links libc's function. */
+    private static final RawSyscall.Numbers SYS = RawSyscall.available() ? RawSyscall.NR : null;
 
-    record SyscallNumbers(long read, long write, long close, long socket, long connect, long setsockopt,
-                          long getppid, long prctl, long ppoll) {
-        static SyscallNumbers of(String os, String arch) {
-            if (!os.toLowerCase(java.util.Locale.ROOT).contains("linux")) {
-                return null;
-            }
-            return switch (arch) {
-                case "amd64", "x86_64" -> new SyscallNumbers(0, 1, 3, 41, 42, 54, 110, 157, 271);
-                case "aarch64" -> new SyscallNumbers(63, 64, 57, 198, 203, 208, 173, 167, 73);
-                default -> null;
-            };
-        }
-    }
-
-    /** {@code long syscall(long number, long, long, long, long, long)} with errno captured. */
-    private static final class Syscall {
-        static final MethodHandle H = link("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
-                JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), ERRNO_STATE, Linker.Option.firstVariadicArg(1));
-    }
-
+    /** Through {@link RawSyscall}: one downcall shape for every call here and in the transports. */
     private static long syscall(MemorySegment state, String call, long number, long a, long b, long c, long d,
                                 long e) {
-        try {
-            return (long) Syscall.H.invokeExact(state, number, a, b, c, d, e);
-        } catch (Throwable t) {
-            throw failed(call, t);
-        }
+        return RawSyscall.call(state, number, a, b, c, d, e, 0);
     }
 
     private static MethodHandle link(String name, FunctionDescriptor descriptor,

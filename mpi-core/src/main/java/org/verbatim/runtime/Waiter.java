@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.WaitSource;
+import org.verbatim.spi.support.RawSyscall;
 
 /**
  * Sleeps until any open transport has an event (idle strategy "block"): arms every transport's
@@ -26,10 +27,12 @@ final class Waiter implements AutoCloseable {
     private static final MethodHandle PPOLL;
 
     static {
+        // through RawSyscall's one shared downcall shape where it can (start-up: one stub less)
         Linker linker = Linker.nativeLinker();
-        PPOLL = linker.defaultLookup().find("ppoll").map(a -> linker.downcallHandle(a,
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                        ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS)))
+        PPOLL = RawSyscall.available() ? null : linker.defaultLookup().find("ppoll")
+                .map(a -> linker.downcallHandle(a, FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                        ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS)))
                 .orElse(null);
     }
 
@@ -40,6 +43,7 @@ final class Waiter implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment pollFds;
     private final MemorySegment timeout;
+    private final MemorySegment callState;
 
     Waiter(List<Transport> transports, boolean multiThreaded) {
         List<WaitSource> found = new ArrayList<>();
@@ -55,6 +59,7 @@ final class Waiter implements AutoCloseable {
         this.arena = Arena.ofShared();
         this.pollFds = arena.allocate(8L * Math.max(1, sources.length), 8);
         this.timeout = arena.allocate(16, 8);
+        this.callState = arena.allocate(RawSyscall.STATE);
     }
 
     /** Sleeps for at most {@code maxNanos}, or less when an event comes. */
@@ -102,7 +107,8 @@ final class Waiter implements AutoCloseable {
 
     /** ppoll over every source's descriptor; false when one has none (or no ppoll). */
     private boolean pollAll(int live, long maxNanos) {
-        if (PPOLL == null) {
+        boolean raw = RawSyscall.available();
+        if (PPOLL == null && !raw) {
             return false;
         }
         for (int i = 0; i < live; i++) {
@@ -116,6 +122,12 @@ final class Waiter implements AutoCloseable {
         }
         timeout.set(ValueLayout.JAVA_LONG, 0, maxNanos / 1_000_000_000L);
         timeout.set(ValueLayout.JAVA_LONG, 8, maxNanos % 1_000_000_000L);
+        if (raw) {
+            // the kernel writes the time left back into timeout: it is set again before each call
+            RawSyscall.call(callState, RawSyscall.NR.ppoll(), pollFds.address(), live,
+                    timeout.address(), 0, 0, 0);
+            return true;
+        }
         try {
             int ignored = (int) PPOLL.invokeExact(pollFds, (long) live, timeout,
                     MemorySegment.NULL);

@@ -9,13 +9,15 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import org.verbatim.spi.support.RawSyscall;
 
 /**
  * The file-descriptor calls of the shared segments and the eventfd doorbells, bound like
  * {@link LinuxSyscalls} (errno captured, read only on failure): open, close, ftruncate, eventfd,
  * read, write, ppoll, and pidfd_open/pidfd_getfd through {@code syscall} (glibc wraps them only
  * from 2.36). None of them is on the eager data path: a producer writes an eventfd only when the
- * inbox owner announced that it sleeps.
+ * inbox owner announced that it sleeps. Where {@link RawSyscall} knows the numbers, every call goes
+ * through its one shared downcall shape instead (start-up: one stub for all of them).
  */
 @SuppressWarnings("restricted")
 final class FileDescriptors {
@@ -93,12 +95,19 @@ final class FileDescriptors {
                 Linker.Option.firstVariadicArg(1));
     }
 
+    /** The numbers when the calls go through {@link RawSyscall}, else null. */
+    private static final RawSyscall.Numbers SYS = RawSyscall.available() ? RawSyscall.NR : null;
+
     private FileDescriptors() {
     }
 
     /** open(path, flags, mode); the descriptor or -1. */
     static int open(MemorySegment errno, String path, int flags, int mode) {
         try (Arena arena = Arena.ofConfined()) {
+            if (SYS != null) {
+                return (int) RawSyscall.call(errno, SYS.openat(), RawSyscall.AT_FDCWD,
+                        arena.allocateFrom(path).address(), flags, mode, 0, 0);
+            }
             return (int) Open.H.invokeExact(errno, arena.allocateFrom(path), flags, mode);
         } catch (Throwable t) {
             throw LinuxSyscalls.rethrow(t);
@@ -106,6 +115,9 @@ final class FileDescriptors {
     }
 
     static int close(MemorySegment errno, int fd) {
+        if (SYS != null) {
+            return (int) RawSyscall.call(errno, SYS.close(), fd, 0, 0, 0, 0, 0);
+        }
         try {
             return (int) Close.H.invokeExact(errno, fd);
         } catch (Throwable t) {
@@ -114,6 +126,9 @@ final class FileDescriptors {
     }
 
     static int ftruncate(MemorySegment errno, int fd, long length) {
+        if (SYS != null) {
+            return (int) RawSyscall.call(errno, SYS.ftruncate(), fd, length, 0, 0, 0, 0);
+        }
         try {
             return (int) Ftruncate.H.invokeExact(errno, fd, length);
         } catch (Throwable t) {
@@ -122,6 +137,9 @@ final class FileDescriptors {
     }
 
     static int eventfd(MemorySegment errno, int initial, int flags) {
+        if (SYS != null) {
+            return (int) RawSyscall.call(errno, SYS.eventfd2(), initial, flags, 0, 0, 0, 0);
+        }
         try {
             return (int) EventFd.H.invokeExact(errno, initial, flags);
         } catch (Throwable t) {
@@ -130,6 +148,9 @@ final class FileDescriptors {
     }
 
     static long read(MemorySegment errno, int fd, MemorySegment buffer, long length) {
+        if (SYS != null) {
+            return RawSyscall.call(errno, SYS.read(), fd, buffer.address(), length, 0, 0, 0);
+        }
         try {
             return (long) Read.H.invokeExact(errno, fd, buffer, length);
         } catch (Throwable t) {
@@ -138,6 +159,9 @@ final class FileDescriptors {
     }
 
     static long write(MemorySegment errno, int fd, MemorySegment buffer, long length) {
+        if (SYS != null) {
+            return RawSyscall.call(errno, SYS.write(), fd, buffer.address(), length, 0, 0, 0);
+        }
         try {
             return (long) Write.H.invokeExact(errno, fd, buffer, length);
         } catch (Throwable t) {
@@ -147,6 +171,11 @@ final class FileDescriptors {
 
     /** ppoll(fds, count, timeout, NULL); the number of ready descriptors, 0 on timeout, or -1. */
     static int ppoll(MemorySegment errno, MemorySegment fds, long count, MemorySegment timespec) {
+        if (SYS != null) {
+            // the kernel writes the time left into timespec (libc's wrapper copies it first)
+            return (int) RawSyscall.call(errno, SYS.ppoll(), fds.address(), count,
+                    timespec.address(), 0, 0, 0);
+        }
         try {
             return (int) Ppoll.H.invokeExact(errno, fds, count, timespec, MemorySegment.NULL);
         } catch (Throwable t) {
@@ -156,6 +185,9 @@ final class FileDescriptors {
 
     /** pidfd_open(pid, 0): a descriptor for the process, or -1. */
     static int pidfdOpen(MemorySegment errno, int pid) {
+        if (SYS != null) {
+            return (int) RawSyscall.call(errno, SYS.pidfdOpen(), pid, 0, 0, 0, 0, 0);
+        }
         try {
             return (int) (long) Syscall2.H.invokeExact(errno, SYS_PIDFD_OPEN, pid, 0);
         } catch (Throwable t) {
@@ -165,6 +197,9 @@ final class FileDescriptors {
 
     /** pidfd_getfd(pidfd, targetfd, 0): a duplicate of the process's descriptor, or -1. */
     static int pidfdGetfd(MemorySegment errno, int pidfd, int targetFd) {
+        if (SYS != null) {
+            return (int) RawSyscall.call(errno, SYS.pidfdGetfd(), pidfd, targetFd, 0, 0, 0, 0);
+        }
         try {
             return (int) (long) Syscall3.H.invokeExact(errno, SYS_PIDFD_GETFD, pidfd, targetFd, 0);
         } catch (Throwable t) {

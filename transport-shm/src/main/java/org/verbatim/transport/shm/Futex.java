@@ -9,12 +9,15 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Locale;
+import org.verbatim.spi.support.RawSyscall;
 
 /**
  * futex(2) on a word of shared memory, through libc's {@code syscall} (glibc has no futex
  * wrapper). Shared, not FUTEX_PRIVATE: the waiter and the waker are different processes that
  * map the same file. When the call is not available (not Linux, an architecture whose number is
  * not known here, no native access) {@link #available()} is false and callers park instead.
+ * Through {@link RawSyscall}'s shared downcall shape where it is available (one stub less at
+ * start-up); its errno goes to a scratch segment nobody reads.
  */
 @SuppressWarnings("restricted")
 final class Futex {
@@ -29,7 +32,11 @@ final class Futex {
         case "aarch64" -> 98;
         default -> -1;
     };
-    private static final MethodHandle SYSCALL = bind();
+    private static final boolean RAW = RawSyscall.available();
+    /** Captured errno of the raw calls: written by every caller, never read. */
+    private static final MemorySegment IGNORED_STATE = RAW
+            ? java.lang.foreign.Arena.global().allocate(RawSyscall.STATE) : null;
+    private static final MethodHandle SYSCALL = RAW ? null : bind();
 
     private Futex() {
     }
@@ -52,7 +59,7 @@ final class Futex {
     }
 
     static boolean available() {
-        return SYSCALL != null;
+        return RAW || SYSCALL != null;
     }
 
     /**
@@ -61,6 +68,11 @@ final class Futex {
      * timeout. Returns at once if the word differs. Spurious returns are allowed.
      */
     static void await(MemorySegment word, int expected, MemorySegment timespec) {
+        if (RAW) {
+            RawSyscall.call(IGNORED_STATE, RawSyscall.NR.futex(), word.address(), FUTEX_WAIT,
+                    expected, timespec.address(), 0, 0);
+            return;
+        }
         try {
             long ignored = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAIT, expected,
                     timespec);
@@ -71,6 +83,11 @@ final class Futex {
 
     /** Wakes up to {@code count} processes sleeping in {@link #await} on {@code word}. */
     static void wake(MemorySegment word, int count) {
+        if (RAW) {
+            RawSyscall.call(IGNORED_STATE, RawSyscall.NR.futex(), word.address(), FUTEX_WAKE,
+                    count, 0, 0, 0);
+            return;
+        }
         try {
             long ignored = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAKE, count,
                     MemorySegment.NULL);

@@ -12,11 +12,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
+import org.verbatim.spi.support.RawSyscall;
 
 /**
  * The few Linux calls the transport needs, bound through FFM downcalls with errno captured
  * ({@link Linker.Option#captureCallState}). Every call takes a caller-owned errno segment of
- * {@link #ERRNO_LAYOUT}, read only when the call failed.
+ * {@link #ERRNO_LAYOUT}, read only when the call failed. Where {@link RawSyscall} knows this
+ * machine's numbers they go through its one shared downcall shape, and nothing is linked here.
  */
 @SuppressWarnings("restricted")
 final class LinuxSyscalls {
@@ -44,6 +46,8 @@ final class LinuxSyscalls {
     private static final MethodHandle KILL;
     private static final MethodHandle PRCTL;
     private static final String UNAVAILABLE;
+    /** The numbers when the calls go through {@link RawSyscall}, else null. */
+    private static final RawSyscall.Numbers SYS = RawSyscall.available() ? RawSyscall.NR : null;
 
     static {
         MethodHandle readv = null;
@@ -51,21 +55,23 @@ final class LinuxSyscalls {
         MethodHandle kill = null;
         MethodHandle prctl = null;
         String cause = null;
-        try {
-            Linker linker = Linker.nativeLinker();
-            Linker.Option errno = Linker.Option.captureCallState("errno");
-            var lookup = linker.defaultLookup();
-            FunctionDescriptor vm = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG,
-                    ADDRESS, JAVA_LONG, JAVA_LONG);
-            readv = linker.downcallHandle(lookup.findOrThrow("process_vm_readv"), vm, errno);
-            writev = linker.downcallHandle(lookup.findOrThrow("process_vm_writev"), vm, errno);
-            kill = linker.downcallHandle(lookup.findOrThrow("kill"),
-                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), errno);
-            prctl = linker.downcallHandle(lookup.findOrThrow("prctl"),
-                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), errno,
-                    Linker.Option.firstVariadicArg(1));
-        } catch (RuntimeException | LinkageError e) {
-            cause = "Linux calls not available through FFM: " + e;
+        if (SYS == null) {
+            try {
+                Linker linker = Linker.nativeLinker();
+                Linker.Option errno = Linker.Option.captureCallState("errno");
+                var lookup = linker.defaultLookup();
+                FunctionDescriptor vm = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG,
+                        ADDRESS, JAVA_LONG, JAVA_LONG);
+                readv = linker.downcallHandle(lookup.findOrThrow("process_vm_readv"), vm, errno);
+                writev = linker.downcallHandle(lookup.findOrThrow("process_vm_writev"), vm, errno);
+                kill = linker.downcallHandle(lookup.findOrThrow("kill"),
+                        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), errno);
+                prctl = linker.downcallHandle(lookup.findOrThrow("prctl"),
+                        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), errno,
+                        Linker.Option.firstVariadicArg(1));
+            } catch (RuntimeException | LinkageError e) {
+                cause = "Linux calls not available through FFM: " + e;
+            }
         }
         PROCESS_VM_READV = readv;
         PROCESS_VM_WRITEV = writev;
@@ -99,6 +105,10 @@ final class LinuxSyscalls {
     /** process_vm_readv; returns bytes transferred or -1 (errno in {@code errnoState}). */
     static long processVmReadv(MemorySegment errnoState, int pid, MemorySegment localIov,
                                long localCount, MemorySegment remoteIov, long remoteCount) {
+        if (SYS != null) {
+            return RawSyscall.call(errnoState, SYS.processVmReadv(), pid, localIov.address(),
+                    localCount, remoteIov.address(), remoteCount, 0);
+        }
         try {
             return (long) PROCESS_VM_READV.invokeExact(errnoState, pid, localIov, localCount,
                     remoteIov, remoteCount, 0L);
@@ -110,6 +120,10 @@ final class LinuxSyscalls {
     /** process_vm_writev; returns bytes transferred or -1 (errno in {@code errnoState}). */
     static long processVmWritev(MemorySegment errnoState, int pid, MemorySegment localIov,
                                 long localCount, MemorySegment remoteIov, long remoteCount) {
+        if (SYS != null) {
+            return RawSyscall.call(errnoState, SYS.processVmWritev(), pid, localIov.address(),
+                    localCount, remoteIov.address(), remoteCount, 0);
+        }
         try {
             return (long) PROCESS_VM_WRITEV.invokeExact(errnoState, pid, localIov, localCount,
                     remoteIov, remoteCount, 0L);
@@ -120,6 +134,9 @@ final class LinuxSyscalls {
 
     /** kill(pid, signal); 0 or -1 (errno in {@code errnoState}). */
     static int kill(MemorySegment errnoState, int pid, int signal) {
+        if (SYS != null) {
+            return (int) RawSyscall.call(errnoState, SYS.kill(), pid, signal, 0, 0, 0, 0);
+        }
         try {
             return (int) KILL.invokeExact(errnoState, pid, signal);
         } catch (Throwable t) {
@@ -129,6 +146,9 @@ final class LinuxSyscalls {
 
     /** prctl(option, arg2); 0 or -1 (errno in {@code errnoState}). */
     static int prctl(MemorySegment errnoState, int option, long arg2) {
+        if (SYS != null) {
+            return (int) RawSyscall.call(errnoState, SYS.prctl(), option, arg2, 0, 0, 0, 0);
+        }
         try {
             return (int) PRCTL.invokeExact(errnoState, option, arg2);
         } catch (Throwable t) {
