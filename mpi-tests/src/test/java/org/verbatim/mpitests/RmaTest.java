@@ -32,6 +32,20 @@ class RmaTest {
                 .assertAllPassed(ranks, 9);
     }
 
+    /**
+     * A put or get by RDMA (CMA on shm) allocates nothing in {@code DirectOps} (its posts and
+     * completions are pooled). The bound is what the rest of the general path still allocates per
+     * call (the API's RmaTarget, the HeldOp, a get's request: 160 B per put + flush, 248 B per get
+     * + flush with JDK 25), with room below main's 320 and 408 B, which the old per-operation
+     * lambda, array and anonymous post in DirectOps made. The scheduler is off: held operations
+     * go through lists that allocate.
+     */
+    @Test
+    void rdmaPutsAndGetsAllocateNothingInDirectOps() throws Exception {
+        MpiJob.run(2, 180, List.of("VERBATIM_RMA_SCHEDULE=false"), "128m",
+                RmaDirectAllocationProgram.class, "240", "330").assertAllPassed(2, 3);
+    }
+
     @Test
     void withoutTheModuleEveryWindowIsUnsupported() throws Exception {
         String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
