@@ -78,7 +78,7 @@ public final class RmaDirectAllocationProgram {
         }
         long total = threads.getCurrentThreadAllocatedBytes() - before;
         System.out.println("ALLOC " + name + ": " + total / CALLS + " B per call");
-        c.check(name + ": " + total + " B in " + CALLS + " calls", total < bound * CALLS,
+        c.check(name + ": " + total + " B in " + CALLS + " calls", total / CALLS < bound,
                 "allocates about " + total / CALLS + " B per call");
     }
 }
