@@ -36,7 +36,7 @@ class RmaTest {
      * A put or get by RDMA (CMA on shm) allocates nothing in {@code DirectOps} (its posts and
      * completions are pooled) nor in the scheduler's hand-over at the flush (kept lists). The
      * bound is what the rest of the general path still allocates per call (the API's RmaTarget,
-     * the HeldOp, a get's request: 140-170 B per put + flush, 190-255 B per get + flush with
+     * the HeldOp, a get's request: 138-170 B per put + flush, 190-255 B per get + flush with
      * JDK 25), below main's 320 and 408 B with the scheduler off and 528 and 617 B with it on.
      */
     @ParameterizedTest
