@@ -32,6 +32,20 @@ class RmaTest {
                 .assertAllPassed(ranks, 9);
     }
 
+    /**
+     * A put or get by RDMA (CMA on shm) allocates nothing in {@code DirectOps} (its posts and
+     * completions are pooled) nor in the scheduler's hand-over at the flush (kept lists). The
+     * bound is what the rest of the general path still allocates per call (the API's RmaTarget,
+     * the HeldOp, a get's request: 138-170 B per put + flush, 190-255 B per get + flush with
+     * JDK 25), below main's 320 and 408 B with the scheduler off and 528 and 617 B with it on.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"true", "false"})
+    void rdmaPutsAndGetsAllocateNothingInDirectOps(String schedule) throws Exception {
+        MpiJob.run(2, 180, List.of("VERBATIM_RMA_SCHEDULE=" + schedule), "128m",
+                RmaDirectAllocationProgram.class, "240", "330").assertAllPassed(2, 3);
+    }
+
     @Test
     void withoutTheModuleEveryWindowIsUnsupported() throws Exception {
         String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))

@@ -1,6 +1,7 @@
 package org.verbatim.onesided;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
 import org.verbatim.runtime.base.ErrorClass;
 import org.verbatim.runtime.ext.CompletionCallback;
 import org.verbatim.runtime.ext.Retryable;
@@ -36,11 +37,27 @@ final class DirectOps {
     private final boolean[] unflushed;
     /** Native memory for heap origins and results in lock epochs of atomic-lock windows. */
     private final RdmaStaging staging = new RdmaStaging();
+    /** Contiguous writes and reads, reused ({@link Op}). */
+    private final OpPool ops = new OpPool();
+    /** Per target: its direct operations are complete locally (taken under the runtime's lock). */
+    private final BooleanSupplier[] drained;
 
     DirectOps(Window w) {
         this.w = w;
         this.outstanding = new int[w.size];
         this.unflushed = new boolean[w.size];
+        this.drained = new BooleanSupplier[w.size];
+        for (int t = 0; t < w.size; t++) {
+            int target = t;
+            drained[t] = () -> {
+                w.ctx.lockRuntime();
+                try {
+                    return outstanding[target] == 0;
+                } finally {
+                    w.ctx.unlockRuntime();
+                }
+            };
+        }
     }
 
     /**
@@ -134,24 +151,8 @@ final class DirectOps {
         boolean put = h.kind() == HeldOp.Kind.PUT;
         MemorySegment local = localSide(h, put);
         boolean imm = immediate(h);
-        Endpoint ep = w.ctx.endpoint(w.world[t]);
-        long remote = w.rdma.address[t] + h.offset();
-        long key = w.rdma.key[t];
-        int immediate = IMMEDIATE_MARK | (w.id & ~IMMEDIATE_MASK);
-        long[] wr = new long[1];
-        wr[0] = w.ctx.dispatch().track((id, status) -> {
-            w.ctx.dispatch().untrack(id);
-            outstanding[t]--;
-            if (status != CompletionStatus.OK) {
-                int cls = failure(status);
-                if (h.request() != null) {
-                    h.request().failed(cls);
-                }
-            } else if (h.request() != null) {
-                copyOut(h, local);
-                h.request().arrived(h.bytes());
-            }
-        });
+        Op op = ops.take();
+        op.start(h, t, put, imm, local);
         outstanding[t]++;
         if (put && !w.rdma.placedOnCompletion(t) && !imm) {
             unflushed[t] = true;
@@ -160,20 +161,7 @@ final class DirectOps {
             w.channels.get(t).counted++;
         }
         w.ext.counters.rdma++;
-        post(t, new Ordered(w.world[t]) {
-            @Override
-            public boolean retry() {
-                int rc;
-                if (!put) {
-                    rc = ep.read(local, remote, key, wr[0]);
-                } else if (imm) {
-                    rc = ep.writeWithImmediate(local, remote, key, immediate, wr[0]);
-                } else {
-                    rc = ep.write(local, remote, key, wr[0]);
-                }
-                return rc == PostStatus.OK;
-            }
-        });
+        post(t, op);
     }
 
     /**
@@ -182,7 +170,7 @@ final class DirectOps {
      * order, in the order they were issued (a get after a put to the same place, with the
      * scheduler off or a flush between them, reads what the put wrote).
      */
-    private void post(int t, Ordered post) {
+    private void post(int t, Retryable post) {
         if (w.ctx.dispatch().pendingFor(w.world[t]) > 0 || !post.retry()) {
             w.ctx.dispatch().pending(post);
         }
@@ -199,6 +187,89 @@ final class DirectOps {
         @Override
         public int orderedPeer() {
             return peer;
+        }
+    }
+
+    /**
+     * One contiguous write or read in flight: its post (tried again from the pending queue while
+     * the transport refuses it) and its completion. Taken from {@link #ops} at the post and given
+     * back at the completion, after which nothing refers to it: a put or get by RDMA allocates
+     * nothing once as many are in flight as have ever been.
+     */
+    private final class Op implements Retryable, CompletionCallback {
+        private HeldOp h;
+        private int target;
+        private boolean put;
+        private boolean imm;
+        private MemorySegment local;
+        private long wr;
+
+        void start(HeldOp h, int target, boolean put, boolean imm, MemorySegment local) {
+            this.h = h;
+            this.target = target;
+            this.put = put;
+            this.imm = imm;
+            this.local = local;
+            this.wr = w.ctx.dispatch().track(this);
+        }
+
+        @Override
+        public int orderedPeer() {
+            return w.world[target];
+        }
+
+        @Override
+        public boolean retry() {
+            Endpoint ep = w.ctx.endpoint(w.world[target]);
+            long remote = w.rdma.address[target] + h.offset();
+            long key = w.rdma.key[target];
+            int rc;
+            if (!put) {
+                rc = ep.read(local, remote, key, wr);
+            } else if (imm) {
+                rc = ep.writeWithImmediate(local, remote, key,
+                        IMMEDIATE_MARK | (w.id & ~IMMEDIATE_MASK), wr);
+            } else {
+                rc = ep.write(local, remote, key, wr);
+            }
+            return rc == PostStatus.OK;
+        }
+
+        @Override
+        public void onComplete(long id, int status) {
+            w.ctx.dispatch().untrack(id);
+            outstanding[target]--;
+            HeldOp done = h;
+            MemorySegment read = local;
+            h = null;
+            local = null;
+            ops.give(this);
+            if (status != CompletionStatus.OK) {
+                int cls = failure(status);
+                if (done.request() != null) {
+                    done.request().failed(cls);
+                }
+            } else if (done.request() != null) {
+                copyOut(done, read);
+                done.request().arrived(done.bytes());
+            }
+        }
+    }
+
+    /** The free {@link Op}s (a stack; grows to the most in flight at once). */
+    private final class OpPool {
+        private Op[] free = new Op[8];
+        private int count;
+
+        Op take() {
+            return count == 0 ? new Op() : free[--count];
+        }
+
+        void give(Op op) {
+            if (count == free.length) {
+                free = java.util.Arrays.copyOf(free, 2 * count);
+            }
+            free[count++] = op;
         }
     }
 
@@ -284,7 +355,7 @@ final class DirectOps {
 
     /** Waits until the direct operations to {@code t} are complete and their writes placed. */
     void complete(int t) {
-        w.await(() -> outstanding[t] == 0);
+        w.awaitLocking(drained[t]);
         boolean flush;
         w.lock();
         try {
@@ -294,6 +365,8 @@ final class DirectOps {
             w.unlock();
         }
         if (flush) {
+            // only where a completed write is not yet placed (not shm); may run in several
+            // threads at once, so its state is its own
             boolean[] done = {false};
             w.lock();
             try {

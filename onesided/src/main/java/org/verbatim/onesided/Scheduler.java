@@ -15,15 +15,25 @@ final class Scheduler {
     }
 
     static List<HeldOp> order(List<HeldOp> held, boolean reorder) {
+        List<HeldOp> out = new ArrayList<>(held.size());
+        order(held, reorder, out, new ArrayList<>(), new ArrayList<>());
+        return out;
+    }
+
+    /**
+     * Appends {@code held} to {@code out} in issue order; {@code gets} and {@code rest} are
+     * scratch lists (left empty), so that a caller that keeps all three allocates nothing.
+     */
+    static void order(List<HeldOp> held, boolean reorder, List<HeldOp> out, List<HeldOp> gets,
+                      List<HeldOp> rest) {
         if (!reorder || held.size() < 2) {
-            return new ArrayList<>(held);
+            out.addAll(held);
+            return;
         }
-        List<HeldOp> gets = new ArrayList<>();
-        List<HeldOp> rest = new ArrayList<>();
-        for (HeldOp h : held) {
+        for (int i = 0; i < held.size(); i++) {
+            HeldOp h = held.get(i);
             (h.kind() == HeldOp.Kind.GET ? gets : rest).add(h);
         }
-        List<HeldOp> out = new ArrayList<>(held.size());
         int g = 0;
         int o = 0;
         while (g < gets.size() || o < rest.size()) {
@@ -34,6 +44,7 @@ final class Scheduler {
                 out.add(rest.get(o++));
             }
         }
-        return out;
+        gets.clear();
+        rest.clear();
     }
 }

@@ -23,6 +23,12 @@ final class Submitter {
     private final Window w;
     /** Operations held by the scheduler until the synchronisation call. */
     final List<HeldOp> held = new ArrayList<>();
+    /** Scratch lists of {@link #issueHeldFor}, reused while it is not running already. */
+    private final List<HeldOp> mine = new ArrayList<>();
+    private final List<HeldOp> order = new ArrayList<>();
+    private final List<HeldOp> gets = new ArrayList<>();
+    private final List<HeldOp> rest = new ArrayList<>();
+    private boolean scratchInUse;
 
     Submitter(Window w) {
         this.w = w;
@@ -136,21 +142,43 @@ final class Submitter {
         }
     }
 
-    /** Issues the held operations to {@code rank} (in their order), keeping the rest held. */
+    /**
+     * Issues the held operations to {@code rank} (in their order), keeping the rest held. Without
+     * allocating: the lists it needs are kept (fresh ones only if an issue re-entered it).
+     */
     void issueHeldFor(int rank) {
         if (held.isEmpty()) {
             return;
         }
-        List<HeldOp> mine = new ArrayList<>();
-        held.removeIf(h -> {
-            if (h.target() == rank) {
-                mine.add(h);
-                return true;
+        boolean reuse = !scratchInUse;
+        List<HeldOp> mine = reuse ? this.mine : new ArrayList<>();
+        List<HeldOp> order = reuse ? this.order : new ArrayList<>();
+        scratchInUse = true;
+        try {
+            int kept = 0;
+            for (int i = 0; i < held.size(); i++) {
+                HeldOp h = held.get(i);
+                if (h.target() == rank) {
+                    mine.add(h);
+                } else {
+                    held.set(kept++, h);
+                }
             }
-            return false;
-        });
-        for (HeldOp h : Scheduler.order(mine, w.settings.schedule())) {
-            issueHeldOp(h);
+            while (held.size() > kept) {
+                held.remove(held.size() - 1);
+            }
+            Scheduler.order(mine, w.settings.schedule(), order,
+                    reuse ? gets : new ArrayList<>(), reuse ? rest : new ArrayList<>());
+            mine.clear();
+            for (int i = 0; i < order.size(); i++) {
+                issueHeldOp(order.get(i));
+            }
+        } finally {
+            mine.clear();
+            order.clear();
+            if (reuse) {
+                scratchInUse = false;
+            }
         }
     }
 

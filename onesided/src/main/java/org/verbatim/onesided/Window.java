@@ -147,6 +147,16 @@ final class Window implements RmaWindow {
         ext.counters.waitNanos += System.nanoTime() - start;
     }
 
+    /**
+     * As {@link #await}, for a condition that takes the runtime's lock itself: built once and
+     * reused, so that waiting allocates nothing.
+     */
+    void awaitLocking(BooleanSupplier done) {
+        long start = System.nanoTime();
+        ctx.awaitCondition(done);
+        ext.counters.waitNanos += System.nanoTime() - start;
+    }
+
     static MpiError syncError(String why) {
         return new MpiError(ErrorClass.ERR_RMA_SYNC, why);
     }
