@@ -65,6 +65,28 @@ final class Buffers {
         };
     }
 
+    /**
+     * For a boolean[] written only in some blocks (the v-variants, an in-place gather's root,
+     * PROC_NULL neighbours): converts back {@code counts[i]} bytes at {@code displs[i]} of the
+     * received bytes for every block i but {@code skip} (-1: none). No other element of the
+     * array is written, so the gaps between the blocks keep their values.
+     */
+    static Runnable booleanCopyBack(boolean[] b, MemorySegment received, long[] counts,
+                                    long[] displs, int skip) {
+        return () -> {
+            for (int i = 0; i < counts.length; i++) {
+                if (i == skip) {
+                    continue;
+                }
+                int from = Math.toIntExact(displs[i]);
+                int end = Math.toIntExact(displs[i] + counts[i]);
+                for (int j = from; j < end; j++) {
+                    b[j] = received.get(java.lang.foreign.ValueLayout.JAVA_BYTE, j) != 0;
+                }
+            }
+        };
+    }
+
     static MemorySegment segment(Object buf, Datatype type, long bytes) throws MPIException {
         return sized(whole(buf, type), buf, type, bytes);
     }
