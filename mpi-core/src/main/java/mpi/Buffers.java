@@ -37,14 +37,14 @@ final class Buffers {
     }
 
     /**
-     * The bytes a receive writes. A boolean[] is received into a byte[] and converted by
-     * {@link #booleanCopyBack}.
+     * The bytes a receive writes. A boolean[] is received into a byte[] holding its current
+     * values (so the elements a shorter message or a collective's gaps leave unwritten convert
+     * back to themselves) and converted by {@link #booleanCopyBack}.
      */
     static MemorySegment forReceive(Object buf, int count, Datatype type) throws MPIException {
         long bytes = type.bytes(count);
-        if (buf instanceof boolean[] b) {
-            checkLength(b.length, 1, bytes, buf);
-            return MemorySegment.ofArray(new byte[(int) bytes]);
+        if (buf instanceof boolean[]) {
+            return forSend(buf, count, type);
         }
         if (buf instanceof Buffer nb && nb.isReadOnly()) {
             throw MPIException.of(ErrorClass.ERR_BUFFER, "receive buffer is read-only");

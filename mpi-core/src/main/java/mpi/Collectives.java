@@ -136,7 +136,7 @@ final class Collectives {
                           long[] counts, long[] displs, int skip) throws MPIException {
         if (!type.isLayout()) {
             return buf instanceof boolean[] ? booleanBlocks(c, call, buf, count, type, counts,
-                    displs, skip, false) : recv(c, call, buf, count, type);
+                    displs, skip) : recv(c, call, buf, count, type);
         }
         try {
             PackedImage image = PackedImage.forReceive(s, buf, count, type);
@@ -152,7 +152,7 @@ final class Collectives {
         if (!type.isLayout()) {
             return buf instanceof boolean[] ? booleanBlocks(c, call, buf, count, type,
                     RootedCollectives.equalCounts(n, block), RootedCollectives.equalDispls(n, block),
-                    skip, false) : recv(c, call, buf, count, type);
+                    skip) : recv(c, call, buf, count, type);
         }
         try {
             PackedImage image = PackedImage.forReceive(s, buf, count, type);
@@ -176,7 +176,7 @@ final class Collectives {
         if (!type.isLayout()) {
             // a boolean[] with blocks: block own is read from the array, the others written
             return buf instanceof boolean[] && counts != null ? booleanBlocks(c, call, buf, count,
-                    type, counts, displs, own, true) : recv(c, call, buf, count, type);
+                    type, counts, displs, own) : recv(c, call, buf, count, type);
         }
         try {
             PackedImage image = PackedImage.forReceive(s, buf, count, type)
@@ -229,15 +229,13 @@ final class Collectives {
 
     /**
      * A boolean[] (no layout type) of which only the blocks are written: received into a byte[]
-     * (holding the array's values when {@code filled}, for the block an in-place call reads) and
-     * converted back block by block, so no element outside the written blocks is touched.
+     * holding the array's values (the block an in-place call reads among them) and converted back
+     * block by block, so no element outside the written blocks is written.
      */
     private static Buf booleanBlocks(Comm c, String call, Object buf, int count, Datatype type,
-                                     long[] counts, long[] displs, int skip, boolean filled)
-            throws MPIException {
+                                     long[] counts, long[] displs, int skip) throws MPIException {
         try {
-            MemorySegment seg = filled ? Buffers.forSend(buf, count, type)
-                    : Buffers.forReceive(buf, count, type);
+            MemorySegment seg = Buffers.forReceive(buf, count, type);
             return new Buf(seg, Buffers.booleanCopyBack((boolean[]) buf, seg, counts, displs,
                     skip));
         } catch (MPIException e) {
