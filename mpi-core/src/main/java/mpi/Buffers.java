@@ -37,14 +37,14 @@ final class Buffers {
     }
 
     /**
-     * The bytes a receive writes. A boolean[] is received into a byte[] and converted by
-     * {@link #booleanCopyBack}.
+     * The bytes a receive writes. A boolean[] is received into a byte[] holding its current
+     * values (so the elements a shorter message or a collective's gaps leave unwritten convert
+     * back to themselves) and converted by {@link #booleanCopyBack}.
      */
     static MemorySegment forReceive(Object buf, int count, Datatype type) throws MPIException {
         long bytes = type.bytes(count);
-        if (buf instanceof boolean[] b) {
-            checkLength(b.length, 1, bytes, buf);
-            return MemorySegment.ofArray(new byte[(int) bytes]);
+        if (buf instanceof boolean[]) {
+            return forSend(buf, count, type);
         }
         if (buf instanceof Buffer nb && nb.isReadOnly()) {
             throw MPIException.of(ErrorClass.ERR_BUFFER, "receive buffer is read-only");
@@ -61,6 +61,28 @@ final class Buffers {
             long n = received.byteSize();
             for (int i = 0; i < n; i++) {
                 b[i] = received.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) != 0;
+            }
+        };
+    }
+
+    /**
+     * For a boolean[] written only in some blocks (the v-variants, an in-place gather's root,
+     * PROC_NULL neighbours): converts back {@code counts[i]} bytes at {@code displs[i]} of the
+     * received bytes for every block i but {@code skip} (-1: none). No other element of the
+     * array is written, so the gaps between the blocks keep their values.
+     */
+    static Runnable booleanCopyBack(boolean[] b, MemorySegment received, long[] counts,
+                                    long[] displs, int skip) {
+        return () -> {
+            for (int i = 0; i < counts.length; i++) {
+                if (i == skip) {
+                    continue;
+                }
+                int from = Math.toIntExact(displs[i]);
+                int end = Math.toIntExact(displs[i] + counts[i]);
+                for (int j = from; j < end; j++) {
+                    b[j] = received.get(java.lang.foreign.ValueLayout.JAVA_BYTE, j) != 0;
+                }
             }
         };
     }

@@ -135,7 +135,8 @@ final class Collectives {
     static Buf recvBlocks(Comm c, String call, Schedule s, Object buf, int count, Datatype type,
                           long[] counts, long[] displs, int skip) throws MPIException {
         if (!type.isLayout()) {
-            return recv(c, call, buf, count, type);
+            return buf instanceof boolean[] ? booleanBlocks(c, call, buf, count, type, counts,
+                    displs, skip) : recv(c, call, buf, count, type);
         }
         try {
             PackedImage image = PackedImage.forReceive(s, buf, count, type);
@@ -149,7 +150,9 @@ final class Collectives {
     static Buf recvBlocks(Comm c, String call, Schedule s, Object buf, int count, Datatype type,
                           int n, long block, int skip) throws MPIException {
         if (!type.isLayout()) {
-            return recv(c, call, buf, count, type);
+            return buf instanceof boolean[] ? booleanBlocks(c, call, buf, count, type,
+                    RootedCollectives.equalCounts(n, block), RootedCollectives.equalDispls(n, block),
+                    skip) : recv(c, call, buf, count, type);
         }
         try {
             PackedImage image = PackedImage.forReceive(s, buf, count, type);
@@ -163,13 +166,17 @@ final class Collectives {
      * The buffer of an in-place allgather(v): block {@code own} is this rank's contribution, read
      * from the buffer; every other block is written. Under a layout type only block {@code own}
      * is packed and only the others are unpacked. (Other types: the buffer itself; a boolean[]
-     * as for {@link #recv}, the caller passes its own block separately.)
+     * with blocks ({@code counts} not null) through a byte[] holding its values, of which only
+     * the other blocks are converted back; without, as for {@link #recv}, the caller passing its
+     * own block separately.)
      */
     static Buf inPlaceBlocks(Comm c, String call, Schedule s, Object buf, int count,
                              Datatype type, long[] counts, long[] displs, int own)
             throws MPIException {
         if (!type.isLayout()) {
-            return recv(c, call, buf, count, type);
+            // a boolean[] with blocks: block own is read from the array, the others written
+            return buf instanceof boolean[] && counts != null ? booleanBlocks(c, call, buf, count,
+                    type, counts, displs, own) : recv(c, call, buf, count, type);
         }
         try {
             PackedImage image = PackedImage.forReceive(s, buf, count, type)
@@ -215,6 +222,22 @@ final class Collectives {
         try {
             MemorySegment seg = Buffers.forReceive(buf, count, type);
             return new Buf(seg, Buffers.booleanCopyBack(buf, seg));
+        } catch (MPIException e) {
+            throw raised(c, call, e);
+        }
+    }
+
+    /**
+     * A boolean[] (no layout type) of which only the blocks are written: received into a byte[]
+     * holding the array's values (the block an in-place call reads among them) and converted back
+     * block by block, so no element outside the written blocks is written.
+     */
+    private static Buf booleanBlocks(Comm c, String call, Object buf, int count, Datatype type,
+                                     long[] counts, long[] displs, int skip) throws MPIException {
+        try {
+            MemorySegment seg = Buffers.forReceive(buf, count, type);
+            return new Buf(seg, Buffers.booleanCopyBack((boolean[]) buf, seg, counts, displs,
+                    skip));
         } catch (MPIException e) {
             throw raised(c, call, e);
         }

@@ -141,6 +141,31 @@ class CollectiveImagesTest {
     }
 
     @Test
+    void aBooleanArrayWithAPlainTypeKeepsWhatIsNotWritten() throws MPIException {
+        boolean[] src = {false, true, false};
+        // gatherv, one block of 2 at element 1: elements 0 and 3 are not written
+        boolean[] g = {true, true, true, true};
+        world.gatherv(src, 2, MPI.BOOLEAN, g, new int[] {2}, new int[] {1}, MPI.BOOLEAN, 0);
+        assertArrayEquals(new boolean[] {true, false, true, true}, g, "gatherv");
+        boolean[] ag = {true, true, true, true};
+        world.allGatherv(src, 2, MPI.BOOLEAN, ag, new int[] {2}, new int[] {1}, MPI.BOOLEAN);
+        assertArrayEquals(new boolean[] {true, false, true, true}, ag, "allGatherv");
+        boolean[] a2av = {true, true, true, true};
+        world.allToAllv(new boolean[] {true, false, true, true}, new int[] {2}, new int[] {1},
+                MPI.BOOLEAN, a2av, new int[] {2}, new int[] {2}, MPI.BOOLEAN);
+        assertArrayEquals(new boolean[] {true, true, false, true}, a2av, "allToAllv");
+        // in place: the root's own block is neither sent nor written
+        boolean[] own = {false, true, false, true};
+        world.gather(own, 2, MPI.BOOLEAN, 0);
+        assertArrayEquals(new boolean[] {false, true, false, true}, own, "gather in place");
+        world.gatherv(own, new int[] {2}, new int[] {1}, MPI.BOOLEAN, 0);
+        assertArrayEquals(new boolean[] {false, true, false, true}, own, "gatherv in place");
+        world.allGatherv(own, new int[] {2}, new int[] {1}, MPI.BOOLEAN);
+        assertArrayEquals(new boolean[] {false, true, false, true}, own, "allGatherv in place");
+        noScratchLent();
+    }
+
+    @Test
     void reductionsWriteTheLayoutOnly() throws MPIException {
         int[] src = iota(10, 100);
         int[] want = sentinels(10);

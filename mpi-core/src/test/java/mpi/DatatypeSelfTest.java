@@ -83,6 +83,20 @@ class DatatypeSelfTest {
     }
 
     @Test
+    void aShorterMessageLeavesTheRestOfABooleanArray() throws MPIException {
+        boolean[] dst = {true, true, true, true, true};
+        Status st = MPI.COMM_WORLD.sendRecv(new boolean[] {false, true}, 2, MPI.BOOLEAN, 0, 9,
+                dst, 5, MPI.BOOLEAN, 0, 9);
+        assertEquals(2, st.getCount(MPI.BOOLEAN));
+        assertArrayEquals(new boolean[] {false, true, true, true, true}, dst, "sendRecv");
+        boolean[] later = {true, false, true, true};
+        Request r = MPI.COMM_WORLD.iRecv(later, 4, MPI.BOOLEAN, 0, 10);
+        MPI.COMM_WORLD.send(new boolean[] {false}, 1, MPI.BOOLEAN, 0, 10);
+        r.waitFor();
+        assertArrayEquals(new boolean[] {false, false, true, true}, later, "iRecv");
+    }
+
+    @Test
     void packAndUnpackWithNativeMemory() throws MPIException {
         Datatype v = Datatype.createVector(3, 2, 4, MPI.INT);
         v.commit();

@@ -116,6 +116,17 @@ class DatatypeTest {
                 .assertAllPassed(ranks, 12);
     }
 
+    /**
+     * A boolean[] with the plain BOOLEAN type through the same collectives: the elements they do
+     * not write stay as they were ({@link BooleanGapsProgram}).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void booleanCollectivesLeaveWhatTheyDoNotWrite(int ranks) throws Exception {
+        MpiJob.run(ranks, 120, List.of(), "256m", BooleanGapsProgram.class)
+                .assertAllPassed(ranks, 7);
+    }
+
     /** A repeated 64 KiB derived-type bcast and gatherv allocates no message-sized array. */
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
