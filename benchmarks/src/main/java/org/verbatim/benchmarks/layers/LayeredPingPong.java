@@ -5,6 +5,9 @@ import java.nio.ByteBuffer;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.verbatim.runtime.Engine;
+import org.verbatim.runtime.base.Mode;
+import org.verbatim.runtime.p2p.PointToPoint;
 import org.verbatim.spi.Endpoint;
 
 /**
@@ -13,7 +16,10 @@ import org.verbatim.spi.Endpoint;
  * progress pass and the transport alone ({@link RawMessages}: an endpoint send of an 8-byte
  * header and the payload, a handler that counts), alternated in blocks so that both meet the
  * machine in the same phases. The difference is the MPI layers' cost on the critical path
- * (API checks, buffer resolution, matching, the receive object and the returned Status).
+ * (API checks, buffer resolution, matching, the receive object and the returned Status); a third
+ * path calls the protocol's blocking fast paths ({@code PointToPoint.sendNow},
+ * {@code receiveBlocking}) directly, which splits that cost into the API layer above the protocol
+ * and the protocol layer (matching, the receive object) above the engine.
  *
  * <p>Usage: {@code LayeredPingPong [size=8] [warmup=200000] [timed=200000] [blocks=10]}; 2 ranks.
  */
@@ -34,27 +40,34 @@ public final class LayeredPingPong {
         ByteBuffer buf = MPI.newByteBuffer(size);
         MemorySegment payload = MemorySegment.ofBuffer(buf);
         Endpoint e = raw.endpoint(peer);
+        Engine engine = raw.engine();
         mpi(comm, rank, buf, size, warmup);
+        p2p(engine, rank, payload, warmup);
         rawTrips(raw, e, rank, payload, warmup);
         long per = Math.max(1, timed / blocks);
         long mpiNanos = 0;
+        long p2pNanos = 0;
         long rawNanos = 0;
         for (int b = 0; b < blocks; b++) {
             comm.barrier();
             long t0 = System.nanoTime();
             mpi(comm, rank, buf, size, per);
             long t1 = System.nanoTime();
-            rawTrips(raw, e, rank, payload, per);
+            p2p(engine, rank, payload, per);
             long t2 = System.nanoTime();
+            rawTrips(raw, e, rank, payload, per);
+            long t3 = System.nanoTime();
             mpiNanos += t1 - t0;
-            rawNanos += t2 - t1;
+            p2pNanos += t2 - t1;
+            rawNanos += t3 - t2;
         }
         if (rank == 0) {
             double m = mpiNanos / 1e3 / (per * blocks) / 2;
+            double p = p2pNanos / 1e3 / (per * blocks) / 2;
             double r = rawNanos / 1e3 / (per * blocks) / 2;
-            System.out.printf("size %d B, %d x %d round trips: MPI send/recv %.3f us, engine+transport %.3f us"
-                    + " per half round trip; MPI layers %.0f ns per message%n", size, blocks, per, m, r,
-                    (m - r) * 1e3);
+            System.out.printf("size %d B, %d x %d round trips, us per half round trip: MPI send/recv %.3f,"
+                    + " protocol (PointToPoint) %.3f, engine+transport %.3f; per message: API layer %.0f ns,"
+                    + " protocol layer %.0f ns%n", size, blocks, per, m, p, r, (m - p) * 1e3, (p - r) * 1e3);
         }
         MPI.Finalize();
     }
@@ -68,6 +81,23 @@ public final class LayeredPingPong {
             } else {
                 comm.recv(buf, size, MPI.BYTE, 0, 1);
                 comm.send(buf, size, MPI.BYTE, 0, 1);
+            }
+        }
+    }
+
+    /** The point-to-point protocol's blocking fast paths, below the API (COMM_WORLD is context 0). */
+    private static void p2p(Engine engine, int rank, MemorySegment data, long trips) {
+        PointToPoint p = engine.p2p();
+        int peer = 1 - rank;
+        for (long i = 0; i < trips; i++) {
+            if (rank == 1) {
+                engine.await(p.receiveBlocking(0, peer, 1, data, null, null));
+            }
+            if (!p.sendNow(0, rank, peer, 1, data)) {
+                engine.await(p.send(0, rank, peer, 1, data, null, Mode.STANDARD));
+            }
+            if (rank == 0) {
+                engine.await(p.receiveBlocking(0, peer, 1, data, null, null));
             }
         }
     }

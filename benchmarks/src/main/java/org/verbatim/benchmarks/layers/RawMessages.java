@@ -59,6 +59,11 @@ public final class RawMessages implements RuntimeExtension {
         }
     }
 
+    /** The engine behind the extension context (the runtime's only implementation of it). */
+    org.verbatim.runtime.Engine engine() {
+        return (org.verbatim.runtime.Engine) ctx;
+    }
+
     Endpoint endpoint(int peer) {
         return ctx.endpoint(peer);
     }
