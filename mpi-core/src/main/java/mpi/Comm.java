@@ -666,10 +666,6 @@ public class Comm implements Freeable, Cloneable {
         return new Status(r.source(), r.tag(), r.error(), r.bytes(), r.cancelled());
     }
 
-    /** A completed receive from MPI.PROC_NULL (immutable, shared). */
-    private static final RequestState PROC_NULL_RECEIVE =
-            RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
-
     /**
      * MPI_Recv without its Status: checks, receives, waits, and returns the completed state
      * (read at once: below MPI_THREAD_MULTIPLE it is the runtime's one reused blocking receive);
@@ -691,7 +687,9 @@ public class Comm implements Freeable, Cloneable {
         CommArgs.checkRecvTag(this, call, tag);
         MemorySegment seg = CommArgs.recvSegment(this, call, buf, count, type);
         if (source == MPI.PROC_NULL) {
-            return PROC_NULL_RECEIVE;
+            // made here, not held in a static: MPI's constants are not set yet while Comm's
+            // class initialises (MPI creates COMM_WORLD first)
+            return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
         RecvOp op;
         try {
