@@ -21,7 +21,9 @@ import org.verbatim.spi.Endpoint;
  * {@code receiveBlocking}) directly, which splits that cost into the API layer above the protocol
  * and the protocol layer (matching, the receive object) above the engine.
  *
- * <p>Usage: {@code LayeredPingPong [size=8] [warmup=200000] [timed=200000] [blocks=10]}; 2 ranks.
+ * <p>Usage: {@code bin/mpirun -np 2 -Dorg.verbatim.benchmarks.rawMessages=true -cp <benchmarks jar>
+ * org.verbatim.benchmarks.layers.LayeredPingPong [size=8] [warmup=200000] [timed=200000]
+ * [blocks=10]}.
  */
 public final class LayeredPingPong {
     public static void main(String[] args) throws MPIException {
@@ -34,7 +36,9 @@ public final class LayeredPingPong {
         int rank = comm.getRank();
         RawMessages raw = RawMessages.get();
         if (comm.getSize() != 2 || raw == null) {
-            throw new IllegalStateException("LayeredPingPong: 2 ranks and the bench-raw extension");
+            throw new IllegalStateException("LayeredPingPong: needs 2 ranks and the JVM option -D"
+                    + RawMessages.ENABLE + "=true (bin/mpirun -np 2 -D" + RawMessages.ENABLE
+                    + "=true -cp ...)");
         }
         int peer = 1 - rank;
         ByteBuffer buf = MPI.newByteBuffer(size);

@@ -12,10 +12,15 @@ import org.verbatim.spi.PostStatus;
  * A runtime extension for {@link LayeredPingPong}: one message kind of its own, sent straight
  * through a transport endpoint and counted by its handler, so that a ping-pong can run on the
  * engine's progress pass and the transport alone, without the MPI API, matching or requests.
- * Started in every process that has the benchmarks jar, it only registers its kind (no cost
- * unless such a message is sent).
+ * Found in every process that has the benchmarks jar, it registers its kind only when the JVM
+ * runs with {@code -D}{@value #ENABLE}{@code =true}: a kind taken in every benchmark job would move
+ * the kinds that extensions after it allocate, and jobs that connect to each other (connect and
+ * accept, spawn) must agree on those.
  */
 public final class RawMessages implements RuntimeExtension {
+    /** The system property that turns the extension on. */
+    public static final String ENABLE = "org.verbatim.benchmarks.rawMessages";
+
     private static volatile RawMessages started;
 
     private ExtensionContext ctx;
@@ -32,6 +37,9 @@ public final class RawMessages implements RuntimeExtension {
 
     @Override
     public void start(ExtensionContext context) {
+        if (!Boolean.getBoolean(ENABLE)) {
+            return;
+        }
         this.ctx = context;
         this.kind = context.dispatch().allocateKind("bench-raw", this::onMessage);
         header.set(ValueLayout.JAVA_BYTE, 0, (byte) kind);
