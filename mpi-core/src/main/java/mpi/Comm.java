@@ -654,14 +654,31 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Receives a message into the buffer and returns its status (MPI_Recv). {@link MPI#ANY_SOURCE}
      * and {@link MPI#ANY_TAG} match any sender or tag.
+     *
+     * <p>Kept small on purpose (the receive itself is {@link #blockingReceive}): the JIT then
+     * inlines this method into the caller's loop, where the {@code Status} of a caller that
+     * drops it or only reads its fields is never allocated (escape analysis). Compiled as one
+     * large method, every blocking receive allocated its 40-byte Status (issue 17).
      */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
+        RequestState r = blockingReceive(buf, count, type, source, tag);
+        return new Status(r.source(), r.tag(), r.error(), r.bytes(), r.cancelled());
+    }
+
+    /**
+     * MPI_Recv without its Status: checks, receives, waits, and returns the completed state
+     * (read at once: below MPI_THREAD_MULTIPLE it is the runtime's one reused blocking receive);
+     * an error of the receive is raised here.
+     */
+    final RequestState blockingReceive(Object buf, int count, Datatype type, int source,
+                                         int tag) throws MPIException {
         String call = "MPI_Recv";
         if (type == null || !type.usable() || checkingTypes()) {
             // a derived layout type, or a type startRecv refuses with its error
-            return new Request(startRecv(call, buf, count, type, source, tag), this, call)
-                    .waitStatus();
+            RequestState r = startRecv(call, buf, count, type, source, tag);
+            awaitReceive(call, r);
+            return r;
         }
         MPI.check();
         checkUsable(call);
@@ -670,21 +687,31 @@ public class Comm implements Freeable, Cloneable {
         CommArgs.checkRecvTag(this, call, tag);
         MemorySegment seg = CommArgs.recvSegment(this, call, buf, count, type);
         if (source == MPI.PROC_NULL) {
-            return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0, false);
+            // made here, not held in a static: MPI's constants are not set yet while Comm's
+            // class initialises (MPI creates COMM_WORLD first)
+            return RequestState.completed(MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
         RecvOp op;
         try {
             op = engine().p2p().receiveBlocking(context, source, tag, seg, buf,
                     Buffers.booleanCopyBack(buf, seg));
-            engine().await(op);
         } catch (MpiError e) {
             throw raise(call, e);
         }
-        Status s = new Status(op.source(), op.tag(), op.error(), op.bytes(), op.cancelled());
-        if (op.error() != 0) {
-            throw raise(call, op.error(), Request.describeError(op));
+        awaitReceive(call, op);
+        return op;
+    }
+
+    /** Waits for a blocking receive; raises its error (as MPI_Wait would). */
+    private void awaitReceive(String call, RequestState r) throws MPIException {
+        try {
+            engine().await(r);
+        } catch (MpiError e) {
+            throw raise(call, e);
         }
-        return s;
+        if (r.error() != 0) {
+            throw raise(call, r.error(), Request.describeError(r));
+        }
     }
 
     final RequestState startRecv(String call, Object buf, int count, Datatype type, int source,

@@ -27,6 +27,13 @@ import org.verbatim.runtime.MpiProcess;
  * pair decides when that phase ends and says so in the message it sends next, so both ranks
  * leave together.
  *
+ * <p>Receives go through {@code Comm.blockingReceive}, the body of {@code Comm.recv}, not
+ * {@code recv} itself: C2 then compiles that body here, on its own, and a program's {@code recv}
+ * (a call of it and the {@code Status}) is compiled later as a small method that the program's
+ * loop inlines, where escape analysis drops a {@code Status} the program does not keep. Had the
+ * warm-up made {@code recv} hot, C2 would have compiled it with the body inlined, too big to be
+ * inlined into callers, and every blocking receive would allocate its Status (issue 17).
+ *
  * <p>{@code verbatim.core.warmup}: {@code auto} (on when every rank of the host has a core to
  * spin on, the profiler is off, as warm-up messages would show in its counts, and the partner is
  * reached over shm or tcp: over tcp a cold 8 B ping-pong went from 18-26 to 7-12 us per half
@@ -250,22 +257,22 @@ final class HotPathWarmup {
         if ((i & 3) == 3) {
             array[0] = (byte) (more ? 1 : 0);
             comm.send(array, 8, MPI.BYTE, partner, TAG);
-            comm.recv(array, 8, MPI.BYTE, partner, TAG);
+            comm.blockingReceive(array, 8, MPI.BYTE, partner, TAG);
         } else {
             small.put(0, (byte) (more ? 1 : 0));
             comm.send(small, 8, MPI.BYTE, partner, TAG);
-            comm.recv(small, 8, MPI.BYTE, partner, TAG);
+            comm.blockingReceive(small, 8, MPI.BYTE, partner, TAG);
         }
     }
 
     private boolean echo(int i) throws MPIException {
         rotate(i);
         if ((i & 3) == 3) {
-            comm.recv(array, 8, MPI.BYTE, partner, TAG);
+            comm.blockingReceive(array, 8, MPI.BYTE, partner, TAG);
             comm.send(array, 8, MPI.BYTE, partner, TAG);
             return array[0] != 0;
         }
-        comm.recv(small, 8, MPI.BYTE, partner, TAG);
+        comm.blockingReceive(small, 8, MPI.BYTE, partner, TAG);
         comm.send(small, 8, MPI.BYTE, partner, TAG);
         return small.get(0) != 0;
     }
@@ -324,7 +331,7 @@ final class HotPathWarmup {
                     one[i] = c.iSend(out[i], size, MPI.BYTE, partner, TAG);
                 }
                 Request.waitAll(one);
-                c.recv(answer, 4, MPI.BYTE, partner, TAG);
+                c.blockingReceive(answer, 4, MPI.BYTE, partner, TAG);
             } else {
                 for (int i = 0; i < WINDOW; i++) {
                     one[i] = c.iRecv(in[i], size, MPI.BYTE, partner, TAG);
@@ -352,9 +359,9 @@ final class HotPathWarmup {
             int bytes = i == rounds ? LARGE : MID;
             if (leader) {
                 comm.send(buffer, bytes, MPI.BYTE, partner, TAG);
-                comm.recv(buffer, bytes, MPI.BYTE, partner, TAG);
+                comm.blockingReceive(buffer, bytes, MPI.BYTE, partner, TAG);
             } else {
-                comm.recv(buffer, bytes, MPI.BYTE, partner, TAG);
+                comm.blockingReceive(buffer, bytes, MPI.BYTE, partner, TAG);
                 comm.send(buffer, bytes, MPI.BYTE, partner, TAG);
             }
         }
