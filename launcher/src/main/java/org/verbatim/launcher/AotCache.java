@@ -22,8 +22,9 @@ import java.util.stream.Stream;
 /**
  * Where the JDK AOT caches of {@code mpirun --aot} live and what makes one valid.
  *
- * <p>A cache holds the classes (loaded and linked, JEP 483) and the method profiles (JEP 515)
- * of Verbatim's hot path, recorded once by {@link AotTraining} and then given to every rank with
+ * <p>A cache holds the classes (loaded and linked, JEP 483) and the method profiles (JEP 515;
+ * unless {@link AotTraining#NO_PROFILES}) of Verbatim's hot path, recorded once by
+ * {@link AotTraining} and then given to every rank with
  * {@code -XX:AOTCache}. The JVM accepts a cache only for the same JDK build, for a class path that
  * starts with the one it was recorded with (jars unchanged in size and time), and for compatible
  * options (heap mode, garbage collector, module options): so the cache's directory name is a

@@ -52,7 +52,7 @@ final class AotTraining {
             }
             return null;
         }
-        List<String> shaping = AotCache.shapingOptions(shorthand.jvmOptions());
+        List<String> shaping = shaping(shorthand.jvmOptions(), config);
         Path root = AotCache.root(config, env);
         AotCache cache;
         try {
@@ -165,6 +165,24 @@ final class AotTraining {
             }
         }
         return unset;
+    }
+
+    /**
+     * With {@code verbatim.launcher.aot-profiles=false}, among the shaping options (so in the
+     * cache's key and the training's command line): the recording leaves out the training's
+     * method profiles, and the cache holds the classes only, loaded and linked. The profiles,
+     * replayed in every rank, make the first messages faster (over tcp most) and a derived
+     * datatype's pack slower (docs/launcher.md, "Warm start").
+     */
+    static final List<String> NO_PROFILES = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining");
+
+    /** The options the cache depends on: the ranks' shaping ones, and {@link #NO_PROFILES} if so set. */
+    static List<String> shaping(List<String> jvmOptions, Map<String, String> config) {
+        List<String> shaping = new ArrayList<>(AotCache.shapingOptions(jvmOptions));
+        if (!LauncherSettings.AOT_PROFILES.getBoolean(config)) {
+            shaping.addAll(NO_PROFILES);
+        }
+        return shaping;
     }
 
     /** A training rank: the ranks' JVM options, the Verbatim class path alone, the Training class. */

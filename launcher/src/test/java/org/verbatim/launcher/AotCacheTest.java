@@ -106,6 +106,18 @@ class AotCacheTest {
     }
 
     @Test
+    void aCacheWithoutProfilesHasItsOwnKeyAndRecordsNone() {
+        List<String> ranks = List.of("-XX:+UseSerialGC", "-Dx=1");
+        assertEquals(List.of("-XX:+UseSerialGC"), AotTraining.shaping(ranks, Map.of()));
+        List<String> none = AotTraining.shaping(ranks, Map.of("verbatim.launcher.aot-profiles", "false"));
+        assertEquals(List.of("-XX:+UseSerialGC", "-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining"), none);
+        RankCommand rc = new RankCommand("/jdk/bin/java", "/v/launcher.jar");
+        String training = String.join(" ", AotTraining.trainingCommand(rc, none, 7, Path.of("/c/t.aot")));
+        assertTrue(training.contains("-XX:AOTCacheOutput=/c/t.aot -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions "
+                + "-XX:-AOTRecordTraining -cp"), training);
+    }
+
+    @Test
     void aFailedTrainingWarnsOnceAndStartsWithout() throws Exception {
         Path java = fakeJava("exit 3");
         RankCommand rc = new RankCommand(java.toString(), jar("v.jar", "v").toString());
