@@ -37,8 +37,7 @@ final class Libc {
     private static final RawSyscall.Numbers SYS = RawSyscall.available() ? RawSyscall.NR : null;
 
     /** Through {@link RawSyscall}: one downcall shape for every call here and in the transports. */
-    private static long syscall(MemorySegment state, String call, long number, long a, long b, long c, long d,
-                                long e) {
+    private static long syscall(MemorySegment state, long number, long a, long b, long c, long d, long e) {
         return RawSyscall.call(state, number, a, b, c, d, e, 0);
     }
 
@@ -101,7 +100,7 @@ final class Libc {
 
     static long read(MemorySegment state, int fd, MemorySegment buf, long len) {
         if (SYS != null) {
-            return syscall(state, "read", SYS.read(), fd, buf.address(), len, 0, 0);
+            return syscall(state, SYS.read(), fd, buf.address(), len, 0, 0);
         }
         try {
             return (long) Read.H.invokeExact(state, fd, buf, len);
@@ -112,7 +111,7 @@ final class Libc {
 
     static long write(MemorySegment state, int fd, MemorySegment buf, long len) {
         if (SYS != null) {
-            return syscall(state, "write", SYS.write(), fd, buf.address(), len, 0, 0);
+            return syscall(state, SYS.write(), fd, buf.address(), len, 0, 0);
         }
         try {
             return (long) Write.H.invokeExact(state, fd, buf, len);
@@ -123,7 +122,7 @@ final class Libc {
 
     static int close(MemorySegment state, int fd) {
         if (SYS != null) {
-            return (int) syscall(state, "close", SYS.close(), fd, 0, 0, 0, 0);
+            return (int) syscall(state, SYS.close(), fd, 0, 0, 0, 0);
         }
         try {
             return (int) Close.H.invokeExact(state, fd);
@@ -134,7 +133,7 @@ final class Libc {
 
     static int socket(MemorySegment state, int domain, int type, int protocol) {
         if (SYS != null) {
-            return (int) syscall(state, "socket", SYS.socket(), domain, type, protocol, 0, 0);
+            return (int) syscall(state, SYS.socket(), domain, type, protocol, 0, 0);
         }
         try {
             return (int) Socket.H.invokeExact(state, domain, type, protocol);
@@ -145,7 +144,7 @@ final class Libc {
 
     static int connect(MemorySegment state, int fd, MemorySegment address, int length) {
         if (SYS != null) {
-            return (int) syscall(state, "connect", SYS.connect(), fd, address.address(), length, 0, 0);
+            return (int) syscall(state, SYS.connect(), fd, address.address(), length, 0, 0);
         }
         try {
             return (int) Connect.H.invokeExact(state, fd, address, length);
@@ -156,7 +155,7 @@ final class Libc {
 
     static int setsockopt(MemorySegment state, int fd, int level, int name, MemorySegment value, int length) {
         if (SYS != null) {
-            return (int) syscall(state, "setsockopt", SYS.setsockopt(), fd, level, name, value.address(), length);
+            return (int) syscall(state, SYS.setsockopt(), fd, level, name, value.address(), length);
         }
         try {
             return (int) SetSockOpt.H.invokeExact(state, fd, level, name, value, length);
@@ -173,7 +172,7 @@ final class Libc {
                 MemorySegment timeout = arena.allocate(16, 8);
                 timeout.set(JAVA_LONG, 0, timeoutMillis / 1000);
                 timeout.set(JAVA_LONG, 8, (timeoutMillis % 1000) * 1_000_000L);
-                return (int) syscall(state, "ppoll", SYS.ppoll(), fds.address(), count, timeout.address(), 0, 0);
+                return (int) syscall(state, SYS.ppoll(), fds.address(), count, timeout.address(), 0, 0);
             }
         }
         try {
@@ -185,7 +184,7 @@ final class Libc {
 
     static int prctl(MemorySegment state, int option, long arg) {
         if (SYS != null) {
-            return (int) syscall(state, "prctl", SYS.prctl(), option, arg, 0, 0, 0);
+            return (int) syscall(state, SYS.prctl(), option, arg, 0, 0, 0);
         }
         try {
             return (int) Prctl.H.invokeExact(state, option, arg);
@@ -197,7 +196,7 @@ final class Libc {
     static int getppid() {
         if (SYS != null) {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-                return (int) syscall(arena.allocate(CALL_STATE), "getppid", SYS.getppid(), 0, 0, 0, 0, 0);
+                return (int) syscall(arena.allocate(CALL_STATE), SYS.getppid(), 0, 0, 0, 0, 0);
             }
         }
         try {
