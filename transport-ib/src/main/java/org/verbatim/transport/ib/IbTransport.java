@@ -1,22 +1,14 @@
 package org.verbatim.transport.ib;
 
-import java.lang.foreign.MemorySegment;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.verbatim.spi.Capabilities;
-import org.verbatim.spi.Endpoint;
-import org.verbatim.spi.MemoryRegistration;
-import org.verbatim.spi.ProfileCounter;
-import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
 import org.verbatim.transport.verbs.DeviceLimits;
-import org.verbatim.transport.verbs.VerbsCounters;
 import org.verbatim.transport.verbs.VerbsEndpoint;
 import org.verbatim.transport.verbs.VerbsEngine;
+import org.verbatim.transport.verbs.VerbsTransport;
 import org.verbatim.verbs.ConnectionParameters;
-import org.verbatim.verbs.QueuePair;
 
 /**
  * MPI's InfiniBand / RoCE transport: one RC queue pair per peer that talks, on the shared verbs
@@ -31,26 +23,20 @@ import org.verbatim.verbs.QueuePair;
  * exchanges QP number, PSN and port address with the peer over UD. Eager buffers, the costly
  * part, are on demand too (SRQ growth, fast path after N messages).
  */
-public final class IbTransport implements Transport {
+public final class IbTransport extends VerbsTransport {
     private static final Logger LOG = LoggerFactory.getLogger(IbTransport.class);
 
-    private final int rank;
-    private final int size;
     private final PortSelection.Selected port;
     private final IbConfiguration config;
-    private final VerbsEngine engine;
     private final ConnectionManager connections;
-    private int progressCalls;
 
     private IbTransport(TransportContext ctx, IbConfiguration config, PortSelection.Selected port) {
-        this.rank = ctx.rank();
-        this.size = ctx.size();
-        this.port = port;
-        this.config = config;
         var context = port.context();
         // InfiniBand and RoCE place an RDMA write's bytes in order: the fast path may poll footers.
-        this.engine = new VerbsEngine(context, DeviceLimits.query(context), config.verbs, ctx.handler(), rank,
-                size, true, port.describe());
+        super(ctx.rank(), ctx.size(), new VerbsEngine(context, DeviceLimits.query(context), config.verbs,
+                ctx.handler(), ctx.rank(), ctx.size(), true, port.describe()));
+        this.port = port;
+        this.config = config;
         this.connections = new ConnectionManager(this, port, engine.protectionDomain(), engine.arena(), rank,
                 size, config);
         engine.onFirstTraffic(connections::trafficFrom);
@@ -84,17 +70,6 @@ public final class IbTransport implements Transport {
 
     VerbsEndpoint endpointOrNull(int peer) {
         return engine.endpoint(peer);
-    }
-
-    /** The endpoint for {@code peer}, creating its RC queue pair (INIT) if there is none yet. */
-    VerbsEndpoint endpointOrCreate(int peer) {
-        VerbsEndpoint ep = engine.endpoint(peer);
-        if (ep != null) {
-            return ep;
-        }
-        QueuePair qp = engine.createQueuePair();
-        qp.toInit(port.port(), engine.queuePairAccess(), 0);
-        return engine.addEndpoint(peer, qp);
     }
 
     /** RESET to INIT again, for a queue pair re-established after an error. */
@@ -150,54 +125,23 @@ public final class IbTransport implements Transport {
     }
 
     @Override
-    public Capabilities capabilities() {
-        return engine.capabilities();
+    protected int port() {
+        return port.port();
     }
 
     @Override
-    public boolean reaches(int peer) {
-        return peer != rank && peer >= 0 && peer < size;
+    protected void connect(VerbsEndpoint ep) {
+        connections.connect(ep);
     }
 
     @Override
-    public Endpoint endpoint(int peer) {
-        if (!reaches(peer)) {
-            throw new IllegalArgumentException("ib does not reach rank " + peer);
-        }
-        VerbsEndpoint ep = engine.endpoint(peer);
-        if (ep == null) {
-            ep = endpointOrCreate(peer);
-            connections.connect(ep);
-        }
-        return ep;
+    protected boolean connecting() {
+        return connections.busy();
     }
 
     @Override
-    public MemoryRegistration register(MemorySegment segment, int access) {
-        return engine.register(segment, access);
-    }
-
-    /**
-     * Polls the connection datagrams (every pass while a connection is being set up, else one in
-     * 16: a request from a new peer waits at most that long), then the data path.
-     */
-    @Override
-    public int progress() {
-        int work = 0;
-        if (connections.busy() || (++progressCalls & 15) == 0) {
-            work += connections.poll();
-        }
-        return work + engine.progress();
-    }
-
-    /** Registration cache counters: hits, misses, evictions, invalidations, pinned bytes. */
-    public long[] registrationCacheCounters() {
-        return engine.registrationCacheCounters();
-    }
-
-    /** The profiler counters of this transport. */
-    public VerbsCounters counters() {
-        return engine.counters();
+    protected int pollConnections() {
+        return connections.poll();
     }
 
     /** The device and port in use, in words. */
@@ -208,22 +152,6 @@ public final class IbTransport implements Transport {
     @Override
     public void close() {
         engine.close();
-    }
-
-    /** The profiler counters (verbatim.core.profile), combined over the ranks at finalize. */
-    @Override
-    public long communicationMemory() {
-        return engine.counters().communicationMemory();
-    }
-
-    @Override
-    public List<ProfileCounter> profileCounters() {
-        return engine.profileCounters();
-    }
-
-    /** The counters in one line (tests and logs). */
-    public String profileLine() {
-        return engine.profileLine(IbTransportProvider.NAME);
     }
 
     @Override

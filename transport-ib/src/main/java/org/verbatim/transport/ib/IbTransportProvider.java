@@ -1,18 +1,18 @@
 package org.verbatim.transport.ib;
 
+import java.util.List;
 import java.util.Optional;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
-import org.verbatim.spi.TransportProvider;
-import org.verbatim.verbs.VerbsAvailability;
+import org.verbatim.transport.verbs.VerbsTransportProvider;
 
 /**
  * Service entry of the InfiniBand / RoCE transport: name "ib", priority 20. Unavailable (with the
  * reason) where verbs cannot be used, so MPI falls back to the other transports; never crashes
  * the JVM.
  */
-public final class IbTransportProvider implements TransportProvider {
+public final class IbTransportProvider extends VerbsTransportProvider {
     public static final String NAME = "ib";
     public static final int PRIORITY = 20;
 
@@ -27,19 +27,11 @@ public final class IbTransportProvider implements TransportProvider {
     }
 
     @Override
-    public Optional<String> unavailabilityCause() {
-        try {
-            var report = VerbsAvailability.probe();
-            if (report.cause().isPresent()) {
-                return report.cause();
-            }
-            if (report.devices().stream().allMatch(PortSelection::isIwarp)) {
-                return Optional.of("only iWARP devices (" + report.devices() + "): use transport iwarp");
-            }
-            return Optional.empty();
-        } catch (Throwable t) {
-            return Optional.of("verbs probe failed: " + t);
+    protected Optional<String> devicesUnsuitable(List<String> devices) {
+        if (devices.stream().allMatch(PortSelection::isIwarp)) {
+            return Optional.of("only iWARP devices (" + devices + "): use transport iwarp");
         }
+        return Optional.empty();
     }
 
     @Override

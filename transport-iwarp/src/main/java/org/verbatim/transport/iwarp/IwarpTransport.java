@@ -1,21 +1,13 @@
 package org.verbatim.transport.iwarp;
 
-import java.lang.foreign.MemorySegment;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.verbatim.spi.Capabilities;
-import org.verbatim.spi.Endpoint;
-import org.verbatim.spi.MemoryRegistration;
-import org.verbatim.spi.ProfileCounter;
-import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
 import org.verbatim.transport.verbs.DeviceLimits;
-import org.verbatim.transport.verbs.VerbsCounters;
 import org.verbatim.transport.verbs.VerbsEndpoint;
 import org.verbatim.transport.verbs.VerbsEngine;
-import org.verbatim.verbs.QueuePair;
+import org.verbatim.transport.verbs.VerbsTransport;
 
 /**
  * MPI's iWARP transport: RC queue pairs connected through the RDMA connection manager
@@ -25,25 +17,19 @@ import org.verbatim.verbs.QueuePair;
  * one-sided operations close with a message), no in-order placement (the RDMA fast path only
  * when switched on), read sinks registered for remote write. See docs/transport-iwarp.md.
  */
-public final class IwarpTransport implements Transport {
+public final class IwarpTransport extends VerbsTransport {
     private static final Logger LOG = LoggerFactory.getLogger(IwarpTransport.class);
 
-    private final int rank;
-    private final int size;
     private final IwarpDevice device;
     private final IwarpConfiguration config;
-    private final VerbsEngine engine;
     private final CmConnections connections;
-    private int progressCalls;
 
     private IwarpTransport(TransportContext ctx, IwarpConfiguration config, IwarpDevice device) {
-        this.rank = ctx.rank();
-        this.size = ctx.size();
+        var context = device.context();
+        super(ctx.rank(), ctx.size(), new VerbsEngine(context, DeviceLimits.query(context), config.verbs,
+                ctx.handler(), ctx.rank(), ctx.size(), config.semantics(), device.describe()));
         this.device = device;
         this.config = config;
-        var context = device.context();
-        this.engine = new VerbsEngine(context, DeviceLimits.query(context), config.verbs, ctx.handler(), rank,
-                size, config.semantics(), device.describe());
         CmConnections c;
         try {
             c = new CmConnections(this, engine, device, rank, size, config);
@@ -89,17 +75,6 @@ public final class IwarpTransport implements Transport {
         return t;
     }
 
-    /** The endpoint of {@code peer}, creating its queue pair (INIT) if there is none yet. */
-    VerbsEndpoint endpointOrCreate(int peer) {
-        VerbsEndpoint ep = engine.endpoint(peer);
-        if (ep != null) {
-            return ep;
-        }
-        QueuePair qp = engine.createQueuePair();
-        qp.toInit(1, engine.queuePairAccess(), 0);
-        return engine.addEndpoint(peer, qp);
-    }
-
     /** The connection manager (tests). */
     CmConnections connections() {
         return connections;
@@ -113,49 +88,23 @@ public final class IwarpTransport implements Transport {
     }
 
     @Override
-    public Capabilities capabilities() {
-        return engine.capabilities();
+    protected int port() {
+        return 1;
     }
 
     @Override
-    public boolean reaches(int peer) {
-        return peer != rank && peer >= 0 && peer < size;
+    protected void connect(VerbsEndpoint ep) {
+        connections.start(ep.peer());
     }
 
     @Override
-    public Endpoint endpoint(int peer) {
-        if (!reaches(peer)) {
-            throw new IllegalArgumentException("iwarp does not reach rank " + peer);
-        }
-        VerbsEndpoint ep = engine.endpoint(peer);
-        if (ep == null) {
-            ep = endpointOrCreate(peer);
-            connections.start(peer);
-        }
-        return ep;
+    protected boolean connecting() {
+        return connections.busy();
     }
 
     @Override
-    public MemoryRegistration register(MemorySegment segment, int access) {
-        return engine.register(segment, access);
-    }
-
-    /**
-     * Polls the connection events (every pass while a connection is being set up, else one in
-     * 16: a connect request from a new peer waits at most that long), then the data path.
-     */
-    @Override
-    public int progress() {
-        int work = 0;
-        if (connections.busy() || (++progressCalls & 15) == 0) {
-            work += connections.poll();
-        }
-        return work + engine.progress();
-    }
-
-    /** The profiler counters of this transport. */
-    public VerbsCounters counters() {
-        return engine.counters();
+    protected int pollConnections() {
+        return connections.poll();
     }
 
     /** The device and address in use, in words. */
@@ -171,21 +120,6 @@ public final class IwarpTransport implements Transport {
         } finally {
             engine.close();
         }
-    }
-
-    @Override
-    public long communicationMemory() {
-        return engine.counters().communicationMemory();
-    }
-
-    @Override
-    public List<ProfileCounter> profileCounters() {
-        return engine.profileCounters();
-    }
-
-    /** The counters in one line (tests and logs). */
-    public String profileLine() {
-        return engine.profileLine(IwarpTransportProvider.NAME);
     }
 
     @Override

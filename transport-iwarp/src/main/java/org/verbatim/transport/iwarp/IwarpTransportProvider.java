@@ -1,19 +1,19 @@
 package org.verbatim.transport.iwarp;
 
+import java.util.List;
 import java.util.Optional;
 import org.verbatim.spi.Transport;
 import org.verbatim.spi.TransportContext;
 import org.verbatim.spi.TransportException;
-import org.verbatim.spi.TransportProvider;
+import org.verbatim.transport.verbs.VerbsTransportProvider;
 import org.verbatim.transport.verbs.DeviceKind;
-import org.verbatim.verbs.VerbsAvailability;
 
 /**
  * Service entry of the iWARP transport: name "iwarp", priority 30 (after shm and ib, before
  * tcp). Unavailable, with the reason, where verbs or the RDMA CM cannot be used or no device is
  * an iWARP device, so MPI falls back to the other transports; never crashes the JVM.
  */
-public final class IwarpTransportProvider implements TransportProvider {
+public final class IwarpTransportProvider extends VerbsTransportProvider {
     public static final String NAME = "iwarp";
     public static final int PRIORITY = 30;
 
@@ -28,19 +28,11 @@ public final class IwarpTransportProvider implements TransportProvider {
     }
 
     @Override
-    public Optional<String> unavailabilityCause() {
-        try {
-            var report = VerbsAvailability.probe();
-            if (report.cause().isPresent()) {
-                return report.cause();
-            }
-            if (report.devices().stream().noneMatch(DeviceKind::isIwarp)) {
-                return Optional.of("no iWARP devices (" + report.devices() + "): use transport ib");
-            }
-            return Optional.empty();
-        } catch (Throwable t) {
-            return Optional.of("verbs probe failed: " + t);
+    protected Optional<String> devicesUnsuitable(List<String> devices) {
+        if (devices.stream().noneMatch(DeviceKind::isIwarp)) {
+            return Optional.of("no iWARP devices (" + devices + "): use transport ib");
         }
+        return Optional.empty();
     }
 
     @Override
