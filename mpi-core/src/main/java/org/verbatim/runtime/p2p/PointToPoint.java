@@ -100,6 +100,7 @@ public final class PointToPoint implements AutoCloseable {
                 segmentReceiver);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
+        dispatch.preferKind(WireHeader.EAGER);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
         dispatch.registerKind(WireHeader.FRAG_FIRST, "p2p eager fragments",
                 fragmentReceiver::onFirst);
