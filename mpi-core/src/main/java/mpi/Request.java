@@ -1,7 +1,6 @@
 package mpi;
 
 import org.verbatim.runtime.Engine;
-import org.verbatim.runtime.MpiProcess;
 import org.verbatim.runtime.base.MpiError;
 import org.verbatim.runtime.base.RequestState;
 
@@ -70,10 +69,7 @@ public class Request implements Freeable {
         }
         if (recyclesReceive && r instanceof org.verbatim.runtime.p2p.RecvOp op) {
             recyclesReceive = false;
-            MpiProcess p = MPI.processOrNull();
-            if (p != null) {
-                p.engine().p2p().recycle(op);
-            }
+            op.recycle(); // to its own runtime's receive path: no process lookup (issue 17)
         }
     }
 

@@ -62,6 +62,9 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     private volatile String fatal;
 
     private final HandlerRegistry handlers = new HandlerRegistry();
+    /** {@link #preferKind}: the kind most messages carry (-1: none) and its handler. */
+    private int preferredKind = -1;
+    private MessageHandler preferredHandler;
 
     public Engine(int worldRank, int worldSize, long eagerLimit,
                   int maxReadsInFlight, int threadLevel, IdleStrategy idle, Profiler profiler,
@@ -211,6 +214,16 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     }
 
     @Override
+    public void preferKind(int kind) {
+        MessageHandler h = kind > 0 && kind <= Dispatch.LAST_EXTENSION_KIND ? handlers.handler(kind) : null;
+        if (h == null) {
+            throw new IllegalArgumentException("message kind " + kind + " has no handler to prefer");
+        }
+        preferredHandler = h;
+        preferredKind = kind;
+    }
+
+    @Override
     public void registerImmediates(int value, int mask, String owner, ImmediateHandler handler) {
         handlers.registerImmediates(value, mask, owner, handler);
     }
@@ -244,9 +257,13 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
 
     @Override
     public void onReceive(int source, MemorySegment m, long at, long size) {
-        MessageHandler h = handlers.handlerOf(m, at);
+        int kind = handlers.kindOf(m, at);
+        if (kind == preferredKind) {
+            preferredHandler.onMessage(source, m, at, size); // one handler class: bound here
+            return;
+        }
+        MessageHandler h = handlers.handler(kind);
         if (h == null) {
-            int kind = m.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) & 0xFF;
             throw fail("rank " + worldRank + ": message of unknown kind " + kind + " ("
                     + size + " bytes) from rank " + source + ": no protocol registered for it");
         }

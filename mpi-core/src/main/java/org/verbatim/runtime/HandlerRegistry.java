@@ -69,9 +69,14 @@ final class HandlerRegistry {
         immediateOwners[n] = owner;
     }
 
-    /** The handler of the message at {@code at}, or null when its kind is not registered. */
-    MessageHandler handlerOf(MemorySegment m, long at) {
-        return kinds[(byte) KIND_BYTE.get(m, at) & 0xFF];
+    /** The kind byte of the message at {@code at} (0..255). */
+    int kindOf(MemorySegment m, long at) {
+        return (byte) KIND_BYTE.get(m, at) & 0xFF;
+    }
+
+    /** The handler of {@code kind} (0..255), or null when it is not registered. */
+    MessageHandler handler(int kind) {
+        return kinds[kind];
     }
 
     /** The handler whose range holds {@code immediate}, or null. */

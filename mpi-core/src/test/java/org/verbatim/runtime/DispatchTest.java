@@ -62,6 +62,26 @@ class DispatchTest {
     }
 
     @Test
+    void thePreferredKindReachesItsHandlerAndTheOthersStillReachTheirs() {
+        Engine e = newEngine();
+        List<String> seen = new ArrayList<>();
+        int a = e.allocateKind("a", (s, m, at, l) -> seen.add("a" + s + ":" + l));
+        int b = e.allocateKind("b", (s, m, at, l) -> seen.add("b" + s + ":" + l));
+        e.preferKind(a);
+        e.onReceive(1, MemorySegment.ofArray(new byte[] {(byte) a, 0, 0}));
+        e.onReceive(2, MemorySegment.ofArray(new byte[] {(byte) b, 0}));
+        e.preferKind(b);
+        e.onReceive(3, MemorySegment.ofArray(new byte[] {(byte) a}));
+        e.onReceive(4, MemorySegment.ofArray(new byte[] {0, (byte) b, 0, 0}), 1, 3);
+        assertEquals(List.of("a1:3", "b2:2", "a3:1", "b4:3"), seen);
+        assertThrows(IllegalArgumentException.class, () -> e.preferKind(b + 1)); // no handler
+        assertThrows(IllegalArgumentException.class, () -> e.preferKind(0xF3)); // transports'
+        MpiError failure = assertThrows(MpiError.class,
+                () -> e.onReceive(5, MemorySegment.ofArray(new byte[] {(byte) (b + 1)})));
+        assertTrue(failure.getMessage().contains("unknown kind " + (b + 1)), failure.getMessage());
+    }
+
+    @Test
     void immediateRangesMayNotOverlapAndAnUnclaimedImmediateIsAnError() {
         Engine e = newEngine();
         // RPUT owns bit 31: a range inside it is refused, one beside it is taken.

@@ -36,6 +36,14 @@ public interface Dispatch {
     int allocateKind(String owner, MessageHandler handler);
 
     /**
+     * Names the registered kind that most messages carry (the point-to-point eager message):
+     * its handler is called from a call site of its own, which sees one handler class and so
+     * is bound (and may be inlined) by the JIT, where the call through the table of kinds sees
+     * them all. One kind at a time; the last call wins. A kind with no handler is refused.
+     */
+    void preferKind(int kind);
+
+    /**
      * Registers {@code handler} for every immediate {@code i} with {@code (i & mask) == value}.
      * A range that overlaps one registered before is refused.
      */

@@ -68,13 +68,25 @@ final class Arrivals {
     }
 
     void onEager(int sourceWorld, MemorySegment m, long at, long size) {
-        // three loads for the fields of six (each load of the ring's segment is checked)
-        final long first = WireHeader.first(m, at);
-        final long sourceTag = WireHeader.sourceTag(m, at);
+        // three loads for the fields of six; from a native record (the shm ring) by address,
+        // its bounds checked once here (the handler's memory is the transport's, alive during
+        // the call), not on each load of the ring's segment
+        final long first;
+        final long sourceTag;
+        final long length;
+        if (m.isNative() && at >= 0 && at + WireHeader.BASE_SIZE <= m.byteSize()) {
+            long a = m.address() + at;
+            first = WireHeader.firstAt(a);
+            sourceTag = WireHeader.sourceTagAt(a);
+            length = WireHeader.lengthAt(a);
+        } else {
+            first = WireHeader.first(m, at);
+            sourceTag = WireHeader.sourceTag(m, at);
+            length = WireHeader.length(m, at);
+        }
         int ctx = WireHeader.contextOf(first);
         int src = WireHeader.sourceOf(sourceTag);
         int tag = WireHeader.tagOf(sourceTag);
-        long length = WireHeader.length(m, at);
         boolean sync = (WireHeader.flagsOf(first) & WireHeader.FLAG_SYNC) != 0;
         RecvOp r = queues.takePosted(ctx, src, tag);
         if (r != null) {

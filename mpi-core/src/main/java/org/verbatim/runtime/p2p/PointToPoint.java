@@ -57,9 +57,14 @@ public final class PointToPoint implements AutoCloseable {
     private final boolean multiThreaded;
     /** The blocking receive's one object below MPI_THREAD_MULTIPLE. */
     private final RecvOp scratchReceive;
-    private final Arena arena = Arena.ofShared();
-    /** Header scratch of every post (also {@link SendPath}'s): used only under the lock. */
-    private final MemorySegment header = arena.allocate(WireHeader.RTS_SIZE, 8);
+    /**
+     * Header scratch of every post (also {@link SendPath}'s): used only under the lock. Its
+     * memory is the automatic arena's, freed only once this object is unreachable, so the
+     * blocking send may write it by address ({@link WireHeader#writeAt}) without a check,
+     * even on a call that races MPI_Finalize.
+     */
+    private final MemorySegment header = Arena.ofAuto().allocate(WireHeader.RTS_SIZE, 8);
+    private final long headerAddress = header.address();
     private final MemorySegment baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
 
     public PointToPoint(ProtocolContext context, int worldSize, long eagerLimit, int readWindow,
@@ -95,6 +100,7 @@ public final class PointToPoint implements AutoCloseable {
                 segmentReceiver);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
+        dispatch.preferKind(WireHeader.EAGER);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
         dispatch.registerKind(WireHeader.FRAG_FIRST, "p2p eager fragments",
                 fragmentReceiver::onFirst);
@@ -237,7 +243,8 @@ public final class PointToPoint implements AutoCloseable {
             if (len > p.eagerLimit || dispatch.pendingFor(dest) > 0) {
                 return false;
             }
-            WireHeader.write(header, WireHeader.EAGER, (byte) 0, ctx, myCommRank, tag, len, 0);
+            WireHeader.writeAt(headerAddress, WireHeader.EAGER, (byte) 0, ctx, myCommRank, tag,
+                    len, 0);
             if (p.endpoint.send(baseHeader, data) != PostStatus.OK) {
                 return false;
             }
@@ -416,6 +423,5 @@ public final class PointToPoint implements AutoCloseable {
         fragmentSender.close();
         puts.close();
         controls.close();
-        arena.close();
     }
 }

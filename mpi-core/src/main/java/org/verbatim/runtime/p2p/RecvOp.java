@@ -104,6 +104,14 @@ public final class RecvOp extends RequestState implements Retryable, CompletionC
         }
     }
 
+    /**
+     * Hands this receive back to the point-to-point engine that made it, for reuse
+     * ({@link PointToPoint#recycle}): its only owner has consumed its completion.
+     */
+    public void recycle() {
+        owner.recycle(this);
+    }
+
     @Override
     public boolean retry() {
         return owner.retryReceive(this);

@@ -35,6 +35,8 @@ final class SendPath {
     private final FragmentSender fragmentSender;
     /** Header scratch ({@link WireHeader#RTS_SIZE} bytes), used only under the lock. */
     private final MemorySegment header;
+    /** {@link #header}'s address ({@link PointToPoint}'s scratch, never freed while in use). */
+    private final long headerAddress;
     private final MemorySegment baseHeader;
     private final MemorySegment rtsHeader;
     private final MemorySegment empty = MemorySegment.ofArray(new byte[0]);
@@ -55,6 +57,7 @@ final class SendPath {
         this.segmentSender = segmentSender;
         this.fragmentSender = fragmentSender;
         this.header = header;
+        this.headerAddress = header.address();
         this.baseHeader = header.asSlice(0, WireHeader.BASE_SIZE);
         this.rtsHeader = header.asSlice(0, WireHeader.RTS_SIZE);
     }
@@ -225,8 +228,9 @@ final class SendPath {
         if (s.synchronous && s.id == 0) {
             s.id = table.add(s);
         }
-        WireHeader.write(header, WireHeader.EAGER, s.synchronous ? WireHeader.FLAG_SYNC : 0,
-                s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
+        WireHeader.writeAt(headerAddress, WireHeader.EAGER,
+                s.synchronous ? WireHeader.FLAG_SYNC : 0, s.context, s.myCommRank, s.tag,
+                s.data.byteSize(), s.id);
         if (s.signature != 0) {
             WireHeader.writeSignature(header, s.signature);
         }

@@ -131,6 +131,8 @@ public final class WireHeader {
     private static final VarHandle I64 = LONG.varHandle();
     /** The first two header words written as longs (the byte offsets are those of a little-endian host). */
     private static final boolean PACKED = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+    /** The whole address space, for the by-address accessors ({@link #writeAt}, {@link #firstAt}). */
+    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     public static byte kind(MemorySegment m, long at) {
         return (byte) I8.get(m, at + KIND);
@@ -222,6 +224,44 @@ public final class WireHeader {
         }
         I64.set(h, (long) LENGTH, length);
         I64.set(h, (long) REQUEST, request);
+    }
+
+    /**
+     * As {@link #write}, into the header scratch at native address {@code h} (the runtime's own
+     * {@link #BASE_SIZE} bytes, alive while their owner is): stores through one segment that
+     * spans the address space, whose bounds and session checks the JIT folds away, where the
+     * scratch segment's stores each pay for them in the tiers before C2 (issue 17).
+     */
+    public static void writeAt(long h, byte kind, byte flags, int context, int source, int tag,
+                               long length, long request) {
+        if (PACKED) {
+            ALL.set(LONG, h + KIND, (kind & 0xFFL) | (flags & 0xFFL) << 8 | (long) context << 32);
+            ALL.set(LONG, h + SOURCE, (source & 0xFFFF_FFFFL) | (long) tag << 32);
+        } else {
+            ALL.set(ValueLayout.JAVA_BYTE, h + KIND, kind);
+            ALL.set(ValueLayout.JAVA_BYTE, h + FLAGS, flags);
+            ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, h + SIGNATURE, (short) 0);
+            ALL.set(INT, h + CONTEXT, context);
+            ALL.set(INT, h + SOURCE, source);
+            ALL.set(INT, h + TAG, tag);
+        }
+        ALL.set(LONG, h + LENGTH, length);
+        ALL.set(LONG, h + REQUEST, request);
+    }
+
+    /** {@link #first} at native address {@code a} (a record the caller has bounds-checked). */
+    static long firstAt(long a) {
+        return ALL.get(LONG, a + KIND);
+    }
+
+    /** {@link #sourceTag} at native address {@code a}. */
+    static long sourceTagAt(long a) {
+        return ALL.get(LONG, a + SOURCE);
+    }
+
+    /** {@link #length} at native address {@code a}. */
+    static long lengthAt(long a) {
+        return ALL.get(LONG, a + LENGTH);
     }
 
     /** The sender's type-signature code (0: not checked). */
