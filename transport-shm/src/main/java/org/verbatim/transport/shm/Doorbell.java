@@ -18,7 +18,9 @@ import java.lang.invoke.VarHandle;
  * SLEEPING, and only when that is 1 does it make the wake system call. The owner announces
  * SLEEPING = 1 with a full fence and then looks at the ring once more before it sleeps, so a
  * commit that it missed is one whose producer sees SLEEPING = 1 and wakes it (Dekker's pattern:
- * both sides store, fence, then load). The one window left is the owner's very first sleep,
+ * both sides store, fence, then load). The producer sets SLEEPING back to 0 before the wake call,
+ * so an owner between its last look and the futex wait finds the word changed and does not sleep
+ * (the kernel compares the word before it sleeps). The one window left is the owner's very first sleep,
  * when a producer may still read WAKE_ON_COMMIT as 0; the sleep's timeout bounds that once.
  *
  * <p>SLEEPING also says how to wake the owner: {@link #FUTEX} (1) with futex wake, {@link #EVENTFD}
@@ -75,7 +77,13 @@ final class Doorbell {
         VarHandle.fullFence();
         final int sleeping = (int) INT.getVolatile(file, (long) SLEEPING_OFFSET);
         if (sleeping == FUTEX) {
-            Futex.wake(sleepingWord, 1);
+            // The word changes before the wake: an owner that announced its sleep and has not yet
+            // entered the futex wait then finds the word changed and does not sleep (a wake alone
+            // would find nobody waiting and be lost until the sleep's timeout). Of several
+            // producers, the one whose exchange succeeds makes the call.
+            if (INT.compareAndSet(file, (long) SLEEPING_OFFSET, FUTEX, AWAKE)) {
+                Futex.wake(sleepingWord, 1);
+            }
         } else if (sleeping == EVENTFD && eventFd >= 0) {
             FileDescriptors.write(errno, eventFd, one, 8);
         }
