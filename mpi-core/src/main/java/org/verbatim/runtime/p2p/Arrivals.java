@@ -64,6 +64,9 @@ final class Arrivals {
         if (u.sync) {
             owner.sendControl(u.peer, WireHeader.SYNC_ACK, 0, u.senderRequest);
         }
+        if (u.credited) {
+            owner.credit().taken(u.peer, u.length);
+        }
         r.finish(u.source, u.tag, n, u.length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
     }
 
@@ -75,7 +78,9 @@ final class Arrivals {
         int src = WireHeader.sourceOf(sourceTag);
         int tag = WireHeader.tagOf(sourceTag);
         long length = WireHeader.length(m, at);
-        boolean sync = (WireHeader.flagsOf(first) & WireHeader.FLAG_SYNC) != 0;
+        byte flags = WireHeader.flagsOf(first);
+        boolean sync = (flags & WireHeader.FLAG_SYNC) != 0;
+        boolean credited = (flags & WireHeader.FLAG_CREDIT) != 0;
         RecvOp r = queues.takePosted(ctx, src, tag);
         if (r != null) {
             checkType(r, WireHeader.signatureOf(first), length);
@@ -84,12 +89,16 @@ final class Arrivals {
             if (sync) {
                 owner.sendControl(owner.peer(sourceWorld), WireHeader.SYNC_ACK, 0, WireHeader.request(m, at));
             }
+            if (credited) {
+                owner.credit().taken(owner.peer(sourceWorld), length);
+            }
             r.finish(src, tag, n, length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
             return;
         }
         Unexpected u = new Unexpected(ctx, src, tag, length, false, sync,
                 WireHeader.request(m, at), 0, 0, owner.peer(sourceWorld));
         u.signature = WireHeader.signatureOf(first);
+        u.credited = credited;
         if (length > 0) {
             u.payload = pool.acquire(length);
             MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);

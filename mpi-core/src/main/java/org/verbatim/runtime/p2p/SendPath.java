@@ -77,6 +77,11 @@ final class SendPath {
             SelectionTable.Protocol proto = layout == null ? p.selection.select(dc, size)
                     : p.selection.selectLayout(size, layout, base.isNative(),
                     mode == Mode.SYNCHRONOUS);
+            boolean credited = false;
+            if (layout == null && proto.rendezvous() && EagerCredit.take(p, size)) {
+                proto = SelectionTable.Protocol.EAGER_COPY; // within the peer's eager window
+                credited = true;
+            }
             if (proto == SelectionTable.Protocol.EAGER_FRAGMENTS) {
                 return sendFragments(p, ctx, myCommRank, dest, tag, base, layout, keepAlive,
                         signature, size);
@@ -112,6 +117,7 @@ final class SendPath {
             s.signature = signature;
             s.protocol = proto;
             s.rendezvous = proto.rendezvous();
+            s.credited = credited;
             if (fromBlocks) {
                 s.layout = layout;
                 s.messageBytes = size;
@@ -225,8 +231,9 @@ final class SendPath {
         if (s.synchronous && s.id == 0) {
             s.id = table.add(s);
         }
-        WireHeader.write(header, WireHeader.EAGER, s.synchronous ? WireHeader.FLAG_SYNC : 0,
-                s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
+        int flags = (s.synchronous ? WireHeader.FLAG_SYNC : 0)
+                | (s.credited ? WireHeader.FLAG_CREDIT : 0);
+        WireHeader.write(header, WireHeader.EAGER, (byte) flags, s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
         if (s.signature != 0) {
             WireHeader.writeSignature(header, s.signature);
         }
