@@ -78,9 +78,7 @@ final class Arrivals {
         int src = WireHeader.sourceOf(sourceTag);
         int tag = WireHeader.tagOf(sourceTag);
         long length = WireHeader.length(m, at);
-        byte flags = WireHeader.flagsOf(first);
-        boolean sync = (flags & WireHeader.FLAG_SYNC) != 0;
-        boolean credited = (flags & WireHeader.FLAG_CREDIT) != 0;
+        boolean sync = (WireHeader.flagsOf(first) & WireHeader.FLAG_SYNC) != 0;
         RecvOp r = queues.takePosted(ctx, src, tag);
         if (r != null) {
             checkType(r, WireHeader.signatureOf(first), length);
@@ -89,22 +87,34 @@ final class Arrivals {
             if (sync) {
                 owner.sendControl(owner.peer(sourceWorld), WireHeader.SYNC_ACK, 0, WireHeader.request(m, at));
             }
-            if (credited) {
-                owner.credit().taken(owner.peer(sourceWorld), length);
-            }
             r.finish(src, tag, n, length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
             return;
         }
         Unexpected u = new Unexpected(ctx, src, tag, length, false, sync,
                 WireHeader.request(m, at), 0, 0, owner.peer(sourceWorld));
         u.signature = WireHeader.signatureOf(first);
-        u.credited = credited;
         if (length > 0) {
             u.payload = pool.acquire(length);
             MemorySegment.copy(m, at + WireHeader.BASE_SIZE, u.payload, 0, length);
         }
         queues.addUnexpected(u);
         profiler.unexpected();
+    }
+
+    /**
+     * An eager message sent against this side's credit ({@link WireHeader#EAGER_CREDITED}): as
+     * {@link #onEager}, whose hot path stays as it is (its size decides whether the JIT inlines
+     * it), then the credit is given back at once if a posted receive took it, or once a later
+     * receive takes it from the unexpected queue.
+     */
+    void onCreditedEager(int sourceWorld, MemorySegment m, long at, long size) {
+        long before = queues.unexpectedTotal();
+        onEager(sourceWorld, m, at, size);
+        if (queues.unexpectedTotal() == before) {
+            owner.credit().taken(owner.peer(sourceWorld), WireHeader.length(m, at));
+        } else {
+            queues.lastUnexpected().credited = true;
+        }
     }
 
     void onRts(int sourceWorld, MemorySegment m, long at, long size) {

@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
  * {@link org.verbatim.spi.Transport#eagerWindow()}, tcp's {@code verbatim.tcp.eager-window}).
  *
  * <p>A message too large for the eager limit but within the window goes eagerly, flagged
- * {@link WireHeader#FLAG_CREDIT}, when the sender still holds that much credit for the peer;
+ * {@link WireHeader#EAGER_CREDITED}, when the sender still holds that much credit for the peer;
  * otherwise by rendezvous as before. The receiver counts the flagged bytes its receives take
  * (on arrival into a posted receive, or later out of the unexpected queue) and gives them back
  * in a {@link WireHeader#CREDIT} message once a quarter of the window has gathered. So the

@@ -97,6 +97,7 @@ public final class PointToPoint implements AutoCloseable {
                 segmentReceiver);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
+        dispatch.registerKind(WireHeader.EAGER_CREDITED, "p2p eager", arrivals::onCreditedEager);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
         dispatch.registerKind(WireHeader.FRAG_FIRST, "p2p eager fragments",
                 fragmentReceiver::onFirst);

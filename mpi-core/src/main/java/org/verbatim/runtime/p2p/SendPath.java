@@ -231,9 +231,8 @@ final class SendPath {
         if (s.synchronous && s.id == 0) {
             s.id = table.add(s);
         }
-        int flags = (s.synchronous ? WireHeader.FLAG_SYNC : 0)
-                | (s.credited ? WireHeader.FLAG_CREDIT : 0);
-        WireHeader.write(header, WireHeader.EAGER, (byte) flags, s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
+        WireHeader.write(header, s.credited ? WireHeader.EAGER_CREDITED : WireHeader.EAGER,
+                s.synchronous ? WireHeader.FLAG_SYNC : 0, s.context, s.myCommRank, s.tag, s.data.byteSize(), s.id);
         if (s.signature != 0) {
             WireHeader.writeSignature(header, s.signature);
         }

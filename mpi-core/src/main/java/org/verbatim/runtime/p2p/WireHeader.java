@@ -73,6 +73,9 @@ public final class WireHeader {
 
     /** The receiver gives back eager credit: LENGTH bytes (see {@link EagerCredit}). */
     public static final byte CREDIT = 12;
+    /** An EAGER message (the same layout and flags) sent above the eager limit against the
+     *  receiver's credit: the receiver gives its bytes back once it has taken it. */
+    public static final byte EAGER_CREDITED = 13;
 
     /**
      * First eager fragment of a message larger than one eager record (a layout packed straight
@@ -119,9 +122,7 @@ public final class WireHeader {
     /** flag on a CTS with FLAG_LAYOUT: the body is a reference to the receiver's committed type
      *  (and its flattened form the first time), not a block list (see {@link CtsLayouts}). */
     public static final byte FLAG_LAYOUT_REF = 64;
-    /** flag on an EAGER: sent above the eager limit against the receiver's credit; the receiver
-     *  gives its bytes back once it has taken the message ({@link EagerCredit}). */
-    public static final byte FLAG_CREDIT = (byte) 0x80;
+
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
