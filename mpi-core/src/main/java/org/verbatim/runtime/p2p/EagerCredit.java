@@ -6,14 +6,15 @@ import java.lang.foreign.MemorySegment;
  * Eager sends above the eager limit, bounded by the receiver's credit (a transport's
  * {@link org.verbatim.spi.Transport#eagerWindow()}, tcp's {@code verbatim.tcp.eager-window}).
  *
- * <p>A message too large for the eager limit but within the window goes eagerly, flagged
- * {@link WireHeader#EAGER_CREDITED}, when the sender still holds that much credit for the peer;
- * otherwise by rendezvous as before. The receiver counts the flagged bytes its receives take
+ * <p>A contiguous message too large for the eager limit but within the window goes eagerly, as
+ * an {@link WireHeader#EAGER_CREDITED} message, when the sender still holds that much credit for
+ * the peer; otherwise by rendezvous as before. The receiver counts the bytes its receives take
  * (on arrival into a posted receive, or later out of the unexpected queue) and gives them back
  * in a {@link WireHeader#CREDIT} message once a quarter of the window has gathered. So the
  * unexpected data one peer can leave at a receiver stays within the window, a sender out of
  * credit never waits (it falls back to the rendezvous), and matching order is untouched: a
- * credited message is an EAGER message in the peer's stream like any other. Everything runs
+ * credited message is an eager message (EAGER's layout and handling) in the peer's stream like
+ * any other. Everything runs
  * under the runtime's lock.
  */
 final class EagerCredit {
