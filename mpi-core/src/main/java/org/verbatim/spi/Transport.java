@@ -88,6 +88,19 @@ public interface Transport extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Bytes of messages above the eager limit that a rank may send eagerly to one peer of this
+     * transport before that peer has taken them (0: none, such messages go by rendezvous). The
+     * receiver gives the bytes back with a CREDIT message once the messages are received (in
+     * batches of a quarter of this), so what it holds unexpected from one peer stays within
+     * this; a send finding too little left goes by rendezvous. Messages up to the smaller of
+     * this and {@link Capabilities#maxEager()} qualify. For a stream transport, where each
+     * rendezvous step is a trip through both kernels.
+     */
+    default long eagerWindow() {
+        return 0;
+    }
+
     /** Releases every resource; also removes any files the transport created. */
     @Override
     void close();

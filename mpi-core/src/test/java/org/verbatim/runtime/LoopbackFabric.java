@@ -39,6 +39,8 @@ public final class LoopbackFabric {
     public final AtomicLong registrations = new AtomicLong();
     /** Every n-th RDMA write is refused with RETRY (0: none), to exercise the pending paths. */
     public volatile int refuseEveryWrite;
+    /** The transports' {@link Transport#eagerWindow()} (0: none); set before the job starts. */
+    public volatile long eagerWindow;
     private final AtomicLong writePosts = new AtomicLong();
     public final AtomicLong refusedWrites = new AtomicLong();
 
@@ -141,6 +143,11 @@ public final class LoopbackFabric {
         @Override
         public Capabilities capabilities() {
             return caps;
+        }
+
+        @Override
+        public long eagerWindow() {
+            return eagerWindow;
         }
 
         @Override

@@ -31,6 +31,20 @@ class TcpTest {
         assertTrue(job.err().contains("verbatim: warm-up with world rank 1 took"), job::report);
     }
 
+    /**
+     * Above tcp's eager limit (64 KiB) messages go eagerly against the receiver's credit
+     * (verbatim.tcp.eager-window); a window of 256 KiB makes the program's larger messages
+     * alternate between credited eager sends and the rendezvous once the credit runs out, and
+     * the 64 MiB messages always take the rendezvous.
+     */
+    @Test
+    void pointToPointWithCreditedEagerOverTcp() throws Exception {
+        MpiJob job = MpiJob.run(2, 200, List.of(TCP, PROTO_INFO, "VERBATIM_TCP_EAGER_WINDOW=256k"),
+                "640m", PointToPointProgram.class, "2", "65536", "big").assertAllPassed(2, 300);
+        assertTrue(job.err().contains("eager <= 65536 B (<= 262144 B within a window of 262144 B)"),
+                job::report);
+    }
+
     @Test
     void collectivesOverTcpAtThreeRanks() throws Exception {
         MpiJob.run(3, 200, List.of(TCP), "256m", CollectivesProgram.class).assertAllPassed(3, 60);
@@ -62,7 +76,23 @@ class TcpTest {
 
     @Test
     void aPeerKilledMidTransferEndsTheJobNamingIt() throws Exception {
-        MpiJob job = MpiJob.run(2, 200, List.of(TCP), "256m", IbKillProgram.class);
+        assertKilledPeerNamed(MpiJob.run(2, 200, List.of(TCP), "256m", IbKillProgram.class));
+    }
+
+    /**
+     * The same with 4 MiB frames, so that the 1 MiB messages go as credited eager frames (the
+     * first four, then as the credit comes back; the rest by rendezvous): the part of a frame on
+     * the wire at the death is never delivered, and the job ends naming the rank.
+     */
+    @Test
+    void aPeerKilledMidEagerStreamEndsTheJobNamingIt() throws Exception {
+        MpiJob job = MpiJob.run(2, 200, List.of(TCP, PROTO_INFO, "VERBATIM_TCP_EAGER_SIZE=4m",
+                "VERBATIM_TCP_SEND_QUEUE=16m"), "256m", IbKillProgram.class);
+        assertTrue(job.err().contains("(<= 4194271 B within a window of 4194304 B)"), job::report);
+        assertKilledPeerNamed(job);
+    }
+
+    private static void assertKilledPeerNamed(MpiJob job) {
         assertTrue(job.out().contains("rank 1 dies with"), job::report);
         assertEquals(128 + 9, job.status(), job::report);
         assertTrue(Pattern.compile("rank 1 \\(pid \\d+\\) was killed by signal 9")

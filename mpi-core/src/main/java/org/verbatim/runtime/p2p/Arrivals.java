@@ -64,6 +64,9 @@ final class Arrivals {
         if (u.sync) {
             owner.sendControl(u.peer, WireHeader.SYNC_ACK, 0, u.senderRequest);
         }
+        if (u.credited) {
+            owner.credit().taken(u.peer, u.length);
+        }
         r.finish(u.source, u.tag, n, u.length > n ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
     }
 
@@ -108,6 +111,22 @@ final class Arrivals {
         }
         queues.addUnexpected(u);
         profiler.unexpected();
+    }
+
+    /**
+     * An eager message sent against this side's credit ({@link WireHeader#EAGER_CREDITED}): as
+     * {@link #onEager}, whose hot path stays as it is (its size decides whether the JIT inlines
+     * it), then the credit is given back at once if a posted receive took it, or once a later
+     * receive takes it from the unexpected queue.
+     */
+    void onCreditedEager(int sourceWorld, MemorySegment m, long at, long size) {
+        long before = queues.unexpectedTotal();
+        onEager(sourceWorld, m, at, size);
+        if (queues.unexpectedTotal() == before) {
+            owner.credit().taken(owner.peer(sourceWorld), WireHeader.length(m, at));
+        } else {
+            queues.lastUnexpected().credited = true;
+        }
     }
 
     void onRts(int sourceWorld, MemorySegment m, long at, long size) {

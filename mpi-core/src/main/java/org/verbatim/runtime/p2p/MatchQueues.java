@@ -69,6 +69,11 @@ final class MatchQueues {
         unexpectedTotal++;
     }
 
+    /** The unexpected message added last (null: none queued). */
+    Unexpected lastUnexpected() {
+        return unexpectedTail;
+    }
+
     /** The first unexpected message matching the receive's pattern, or null; not removed. */
     Unexpected findUnexpected(int context, int source, int tag) {
         for (Unexpected u = unexpectedHead; u != null; u = u.next) {

@@ -18,6 +18,14 @@ final class PeerState {
     /** Reads this endpoint may have in flight: the configured window within the transport's. */
     final int readWindow;
     final SelectionTable selection;
+    /** Largest payload sent eagerly against the peer's credit ({@link EagerCredit}; 0: none). */
+    final long creditedLimit;
+    /** The peer's credit window ({@link Transport#eagerWindow()}); 0: none. */
+    final long creditWindow;
+    /** Sender: credited bytes that may still be sent to this peer. */
+    long credit;
+    /** Receiver: credited bytes taken from this peer and not given back yet. */
+    long owed;
     /** The fragmented eager message arriving from this peer ({@link FragmentReceiver}). */
     final FragmentReceiver.Arrival fragments = new FragmentReceiver.Arrival();
 
@@ -40,5 +48,9 @@ final class PeerState {
         this.readWindow = Math.max(1, caps.readsInFlight() > 0
                 ? Math.min(configuredReadWindow, caps.readsInFlight()) : configuredReadWindow);
         this.selection = new SelectionTable(caps, eagerLimit, putFrom, schemes);
+        this.creditWindow = Math.max(0, transport.eagerWindow());
+        this.creditedLimit = creditWindow == 0 ? 0
+                : Math.min(creditWindow, caps.maxEager() - WireHeader.BASE_SIZE);
+        this.credit = creditWindow;
     }
 }

@@ -51,7 +51,9 @@ final class Peers {
     String describe(PeerState p) {
         Capabilities caps = p.transport.capabilities();
         return "verbatim: rank " + context.worldRank() + " -> rank " + p.world + ": transport "
-                + p.transport.name() + ", eager <= " + p.eagerLimit + " B, RDMA in chunks of "
+                + p.transport.name() + ", eager <= " + p.eagerLimit + " B"
+                + (p.creditWindow > 0 ? " (<= " + p.creditedLimit + " B within a window of "
+                        + p.creditWindow + " B)" : "") + ", RDMA in chunks of "
                 + p.maxRdma + " B, " + p.readWindow + " reads in flight"
                 + (caps.hasNativeRdmaRead() ? "" : " (read emulated or absent)")
                 + (caps.hasNativeRdmaWrite() ? "" : " (write emulated or absent)")

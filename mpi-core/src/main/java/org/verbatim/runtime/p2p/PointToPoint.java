@@ -47,6 +47,7 @@ public final class PointToPoint implements AutoCloseable {
     private final MatchQueues queues = new MatchQueues();
     private final PutRendezvous puts;
     private final GetRendezvous gets;
+    private final EagerCredit credit;
     private final ControlMessages controls;
     private final SegmentSender segmentSender;
     private final SegmentReceiver segmentReceiver;
@@ -91,6 +92,7 @@ public final class PointToPoint implements AutoCloseable {
         this.controls = new ControlMessages(dispatch);
         this.segmentSender = new SegmentSender(context, this, schemes);
         this.segmentReceiver = new SegmentReceiver(context, this, schemes);
+        this.credit = new EagerCredit(context, this);
         Arrivals arrivals = new Arrivals(context, this, queues);
         this.fragmentSender = new FragmentSender(context);
         this.fragmentReceiver = new FragmentReceiver(context, this, queues);
@@ -100,6 +102,7 @@ public final class PointToPoint implements AutoCloseable {
                 segmentReceiver);
         this.scratchReceive = new RecvOp(this, 0, 0, 0, null, null);
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
+        dispatch.registerKind(WireHeader.EAGER_CREDITED, "p2p eager", arrivals::onCreditedEager);
         dispatch.preferKind(WireHeader.EAGER);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
         dispatch.registerKind(WireHeader.FRAG_FIRST, "p2p eager fragments",
@@ -107,6 +110,7 @@ public final class PointToPoint implements AutoCloseable {
         dispatch.registerKind(WireHeader.FRAG, "p2p eager fragments",
                 fragmentReceiver::onFragment);
         dispatch.registerKind(WireHeader.FIN, "p2p rendezvous", arrivals::onFin);
+        dispatch.registerKind(WireHeader.CREDIT, "p2p eager credit", credit::onCredit);
         dispatch.registerKind(WireHeader.SYNC_ACK, "p2p synchronous send", arrivals::onFin);
         dispatch.registerKind(WireHeader.CTS, "p2p RPUT", puts::onCts);
         dispatch.registerKind(WireHeader.PUT_FIN, "p2p RPUT", (src, m, at, len) ->
@@ -126,6 +130,10 @@ public final class PointToPoint implements AutoCloseable {
     /** The datatype schemes' configuration. */
     LayoutSchemes schemes() {
         return schemes;
+    }
+
+    EagerCredit credit() {
+        return credit;
     }
 
     PutRendezvous puts() {

@@ -27,6 +27,8 @@ public final class SendOp extends RequestState implements Retryable, CompletionC
     short signature;
     Phase phase = Phase.QUEUED;
     boolean rendezvous;
+    /** Sent eagerly above the eager limit against the peer's credit ({@link EagerCredit}). */
+    boolean credited;
     /** Native copy or registration of the data for the rendezvous (released at FIN). */
     MemorySegment staging;
     MemoryRegistration registration;

@@ -80,6 +80,11 @@ final class SendPath {
             SelectionTable.Protocol proto = layout == null ? p.selection.select(dc, size)
                     : p.selection.selectLayout(size, layout, base.isNative(),
                     mode == Mode.SYNCHRONOUS);
+            boolean credited = false;
+            if (layout == null && proto.rendezvous() && EagerCredit.take(p, size)) {
+                proto = SelectionTable.Protocol.EAGER_COPY; // within the peer's eager window
+                credited = true;
+            }
             if (proto == SelectionTable.Protocol.EAGER_FRAGMENTS) {
                 return sendFragments(p, ctx, myCommRank, dest, tag, base, layout, keepAlive,
                         signature, size);
@@ -115,6 +120,7 @@ final class SendPath {
             s.signature = signature;
             s.protocol = proto;
             s.rendezvous = proto.rendezvous();
+            s.credited = credited;
             if (fromBlocks) {
                 s.layout = layout;
                 s.messageBytes = size;
@@ -228,7 +234,7 @@ final class SendPath {
         if (s.synchronous && s.id == 0) {
             s.id = table.add(s);
         }
-        WireHeader.writeAt(headerAddress, WireHeader.EAGER,
+        WireHeader.writeAt(headerAddress, s.credited ? WireHeader.EAGER_CREDITED : WireHeader.EAGER,
                 s.synchronous ? WireHeader.FLAG_SYNC : 0, s.context, s.myCommRank, s.tag,
                 s.data.byteSize(), s.id);
         if (s.signature != 0) {

@@ -24,6 +24,8 @@ public final class Unexpected {
     /** Eager fragments ({@link FragmentReceiver}): {@link #payload} holds the first
      *  {@link #arrived} bytes; the rest is still arriving. */
     boolean fragmented;
+    /** Eager above the eager limit, against this side's credit: give it back when taken. */
+    boolean credited;
     long arrived;
     /** The sender's type-signature code from the header (0: unchecked). */
     short signature;

@@ -71,6 +71,12 @@ public final class WireHeader {
     /** RPUT finished without an immediate: the data is in place (REQUEST = receiver's id). */
     public static final byte PUT_FIN = 6;
 
+    /** The receiver gives back eager credit: LENGTH bytes (see {@link EagerCredit}). */
+    public static final byte CREDIT = 12;
+    /** An EAGER message (the same layout and flags) sent above the eager limit against the
+     *  receiver's credit: the receiver gives its bytes back once it has taken it. */
+    public static final byte EAGER_CREDITED = 13;
+
     /**
      * First eager fragment of a message larger than one eager record (a layout packed straight
      * into the records, see {@link FragmentSender}): the common header with LENGTH the whole
@@ -116,6 +122,7 @@ public final class WireHeader {
     /** flag on a CTS with FLAG_LAYOUT: the body is a reference to the receiver's committed type
      *  (and its flattened form the first time), not a block list (see {@link CtsLayouts}). */
     public static final byte FLAG_LAYOUT_REF = 64;
+
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;

@@ -20,6 +20,11 @@ public final class TcpConfiguration {
             "Largest message payload sent eagerly to peers over tcp, replacing verbatim.core.eager-limit's "
                     + "default (a value set for the core wins): each rendezvous step is a trip through both "
                     + "kernels, so tcp sends more eagerly than shm. Capped by verbatim.tcp.eager-size.");
+    public static final Setting EAGER_WINDOW = new Setting("verbatim.tcp.eager-window", "4m",
+            "Bytes of messages above eager-limit (up to eager-size) a rank sends eagerly to one peer "
+                    + "before the peer has received them (its credit, given back in quarters): what one "
+                    + "peer can leave unexpected at a receiver; beyond it such messages go by rendezvous. "
+                    + "0 = off (rendezvous above eager-limit). At most 1g.");
     public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",
             "Bytes queued per peer when the socket takes no more; further sends return RETRY.");
     public static final Setting SNDBUF = new Setting("verbatim.tcp.sndbuf", "0",
@@ -37,12 +42,13 @@ public final class TcpConfiguration {
             "Outstanding emulated RDMA operations per rank before further posts return RETRY.");
 
     /** Every setting of this module, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, EAGER_LIMIT, SEND_QUEUE, SNDBUF,
+    public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, EAGER_LIMIT, EAGER_WINDOW, SEND_QUEUE, SNDBUF,
             RCVBUF, CONNECT_TIMEOUT, MAX_RDMA_OPS, TRACE_MS);
 
     private final String ifInclude;
     private final int eagerSize;
     private final long eagerLimit;
+    private final long eagerWindow;
     private final int sendQueue;
     private final int sndbuf;
     private final int rcvbuf;
@@ -50,11 +56,12 @@ public final class TcpConfiguration {
     private final int maxRdmaOps;
     private final long traceMillis;
 
-    private TcpConfiguration(String ifInclude, int eagerSize, long eagerLimit, int sendQueue, int sndbuf,
+    private TcpConfiguration(String ifInclude, int eagerSize, long eagerLimit, long eagerWindow, int sendQueue, int sndbuf,
                              int rcvbuf, long connectTimeoutNanos, int maxRdmaOps, long traceMillis) {
         this.ifInclude = ifInclude;
         this.eagerSize = eagerSize;
         this.eagerLimit = eagerLimit;
+        this.eagerWindow = eagerWindow;
         this.sendQueue = sendQueue;
         this.sndbuf = sndbuf;
         this.rcvbuf = rcvbuf;
@@ -72,6 +79,10 @@ public final class TcpConfiguration {
         long limit = EAGER_LIMIT.getSize(config);
         if (limit < 0 || limit > (16 << 20)) {
             throw new IllegalArgumentException(EAGER_LIMIT.name() + " must be in [0, 16m]: " + limit);
+        }
+        long window = EAGER_WINDOW.getSize(config);
+        if (window < 0 || window > (1L << 30)) {
+            throw new IllegalArgumentException(EAGER_WINDOW.name() + " must be in [0, 1g]: " + window);
         }
         long queue = SEND_QUEUE.getSize(config);
         if (queue < 2 * (eager + Frames.LENGTH_SIZE) || queue > (1L << 30)) {
@@ -96,7 +107,7 @@ public final class TcpConfiguration {
         if (trace < 0) {
             throw new IllegalArgumentException(TRACE_MS.name() + " must not be negative: " + trace);
         }
-        return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, limit, (int) queue,
+        return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, limit, window, (int) queue,
                 (int) snd, (int) rcv, timeout * 1_000_000L, (int) ops, trace);
     }
 
@@ -111,6 +122,11 @@ public final class TcpConfiguration {
     /** The eager limit tcp peers get unless the core's is set (0: the core's default). */
     public long eagerLimit() {
         return eagerLimit;
+    }
+
+    /** Credit per peer for eager sends above the eager limit ({@code Transport#eagerWindow}). */
+    public long eagerWindow() {
+        return eagerWindow;
     }
 
     public int sendQueue() {

@@ -232,6 +232,11 @@ final class TcpTransport implements Transport {
     }
 
     @Override
+    public long eagerWindow() {
+        return config.eagerWindow();
+    }
+
+    @Override
     public long communicationMemory() {
         long buffers = scratch.capacity();
         for (PeerLink l : links) {
