@@ -37,8 +37,7 @@ public final class RawSyscall {
 
     /** The numbers of the calls Verbatim makes; pidfd_open and pidfd_getfd are the same everywhere. */
     public record Numbers(long read, long write, long close, long openat, long ftruncate, long ioctl,
-                          long ppoll, long socket, long connect, long setsockopt, long getsockopt,
-                          long getsockname, long getpeername, long getppid,
+                          long ppoll, long socket, long connect, long setsockopt, long getppid,
                           long prctl, long kill, long futex, long eventfd2, long processVmReadv,
                           long processVmWritev, long pidfdOpen, long pidfdGetfd) {
         /** The numbers for {@code os} and {@code arch} (system properties' spelling), or null. */
@@ -47,11 +46,11 @@ public final class RawSyscall {
                 return null;
             }
             return switch (arch.toLowerCase(Locale.ROOT)) {
-                case "amd64", "x86_64" -> new Numbers(0, 1, 3, 257, 77, 16, 271, 41, 42, 54, 55,
-                        51, 52, 110, 157, 62, 202, 290, 310, 311, 434, 438);
+                case "amd64", "x86_64" -> new Numbers(0, 1, 3, 257, 77, 16, 271, 41, 42, 54, 110,
+                        157, 62, 202, 290, 310, 311, 434, 438);
                 // the generic table of asm-generic/unistd.h, shared by aarch64 and riscv64
                 case "aarch64", "riscv64" -> new Numbers(63, 64, 57, 56, 46, 29, 73, 198, 203, 208,
-                        209, 204, 205, 173, 167, 129, 98, 19, 270, 271, 434, 438);
+                        173, 167, 129, 98, 19, 270, 271, 434, 438);
                 default -> null;
             };
         }

@@ -1,7 +1,6 @@
 package org.verbatim.transport.tcp;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -11,8 +10,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.verbatim.spi.TransportContext;
 
 /**
@@ -22,7 +19,6 @@ import org.verbatim.spi.TransportContext;
  * lower rank is kept), and handing an established socket to its {@link PeerLink}.
  */
 final class Connector {
-    private static final Logger LOG = LoggerFactory.getLogger(Connector.class);
     /** First size of a connection's receive buffer (it grows when a larger frame comes). */
     private static final int INITIAL_RECEIVE_BUFFER = 16 << 10;
 
@@ -38,8 +34,6 @@ final class Connector {
     private boolean active;
     /** Peers being connected to (for the deadline check). */
     private int connecting;
-    /** {@code verbatim.tcp.congestion}, or null to keep the system's. */
-    private final CongestionControl congestion;
 
     Connector(TcpTransport transport, TransportContext context, TcpConfiguration config,
               Selector selector, ServerSocketChannel server) {
@@ -51,18 +45,6 @@ final class Connector {
         this.rank = context.rank();
         this.size = context.size();
         this.jobHash = Frames.jobHash(context.bootstrap().jobId());
-        this.congestion = config.congestion().isEmpty() ? null
-                : new CongestionControl(config.congestion(), Arena.ofAuto());
-    }
-
-    /** Sets the configured congestion control on {@code ch}, connected (a debug line if it cannot). */
-    private void setCongestion(SocketChannel ch) {
-        if (congestion != null) {
-            String why = congestion.apply(ch);
-            if (why != null) {
-                LOG.debug("rank {}: {} not set on a connection: {}", rank, config.congestion(), why);
-            }
-        }
     }
 
     /** True once this rank has tried or accepted any connection: then progress polls every pass. */
@@ -140,7 +122,6 @@ final class Connector {
     }
 
     private void sendHello(Connection c) throws IOException {
-        setCongestion(c.channel);
         ByteBuffer hello = Frames.hello(jobHash, rank);
         c.channel.write(hello);
         if (hello.hasRemaining()) {
@@ -159,7 +140,6 @@ final class Connector {
             }
             active = true;
             configure(ch);
-            setCongestion(ch);
             Connection c = new Connection(ch, false, -1, Connection.State.AWAIT_HELLO);
             c.address = (InetSocketAddress) ch.getRemoteAddress();
             c.key = ch.register(selector, SelectionKey.OP_READ, c);

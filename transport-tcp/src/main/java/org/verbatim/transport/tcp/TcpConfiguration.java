@@ -25,11 +25,6 @@ public final class TcpConfiguration {
                     + "before the peer has received them (its credit, given back in quarters): what one "
                     + "peer can leave unexpected at a receiver; beyond it such messages go by rendezvous. "
                     + "0 = off (rendezvous above eager-limit). At most 1g.");
-    public static final Setting CONGESTION = new Setting("verbatim.tcp.congestion", "",
-            "TCP congestion control of Verbatim's connections (setsockopt TCP_CONGESTION), for example cubic; "
-                    + "empty keeps the system's (net.ipv4.tcp_congestion_control). Where it cannot be set "
-                    + "(an algorithm the kernel lacks or does not allow this user) the system's stays, with one "
-                    + "debug line. See docs/transport-tcp.md, Congestion control.");
     public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",
             "Bytes queued per peer when the socket takes no more; further sends return RETRY.");
     public static final Setting SNDBUF = new Setting("verbatim.tcp.sndbuf", "0",
@@ -47,14 +42,13 @@ public final class TcpConfiguration {
             "Outstanding emulated RDMA operations per rank before further posts return RETRY.");
 
     /** Every setting of this module, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, EAGER_LIMIT, EAGER_WINDOW, CONGESTION, SEND_QUEUE, SNDBUF,
+    public static final List<Setting> SETTINGS = List.of(IF_INCLUDE, EAGER_SIZE, EAGER_LIMIT, EAGER_WINDOW, SEND_QUEUE, SNDBUF,
             RCVBUF, CONNECT_TIMEOUT, MAX_RDMA_OPS, TRACE_MS);
 
     private final String ifInclude;
     private final int eagerSize;
     private final long eagerLimit;
     private final long eagerWindow;
-    private final String congestion;
     private final int sendQueue;
     private final int sndbuf;
     private final int rcvbuf;
@@ -62,13 +56,12 @@ public final class TcpConfiguration {
     private final int maxRdmaOps;
     private final long traceMillis;
 
-    private TcpConfiguration(String ifInclude, int eagerSize, long eagerLimit, long eagerWindow, String congestion, int sendQueue, int sndbuf,
+    private TcpConfiguration(String ifInclude, int eagerSize, long eagerLimit, long eagerWindow, int sendQueue, int sndbuf,
                              int rcvbuf, long connectTimeoutNanos, int maxRdmaOps, long traceMillis) {
         this.ifInclude = ifInclude;
         this.eagerSize = eagerSize;
         this.eagerLimit = eagerLimit;
         this.eagerWindow = eagerWindow;
-        this.congestion = congestion;
         this.sendQueue = sendQueue;
         this.sndbuf = sndbuf;
         this.rcvbuf = rcvbuf;
@@ -90,11 +83,6 @@ public final class TcpConfiguration {
         long window = EAGER_WINDOW.getSize(config);
         if (window < 0 || window > (1L << 30)) {
             throw new IllegalArgumentException(EAGER_WINDOW.name() + " must be in [0, 1g]: " + window);
-        }
-        String congestion = CONGESTION.get(config).trim();
-        if (!congestion.isEmpty() && !congestion.matches("[A-Za-z0-9_]{1,15}")) {
-            throw new IllegalArgumentException(CONGESTION.name() + " must name an algorithm (for example cubic): '"
-                    + congestion + "'");
         }
         long queue = SEND_QUEUE.getSize(config);
         if (queue < 2 * (eager + Frames.LENGTH_SIZE) || queue > (1L << 30)) {
@@ -119,7 +107,7 @@ public final class TcpConfiguration {
         if (trace < 0) {
             throw new IllegalArgumentException(TRACE_MS.name() + " must not be negative: " + trace);
         }
-        return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, limit, window, congestion, (int) queue,
+        return new TcpConfiguration(IF_INCLUDE.get(config).trim(), (int) eager, limit, window, (int) queue,
                 (int) snd, (int) rcv, timeout * 1_000_000L, (int) ops, trace);
     }
 
@@ -139,11 +127,6 @@ public final class TcpConfiguration {
     /** Credit per peer for eager sends above the eager limit ({@code Transport#eagerWindow}). */
     public long eagerWindow() {
         return eagerWindow;
-    }
-
-    /** The congestion control to set on every connection, or empty for the system's. */
-    public String congestion() {
-        return congestion;
     }
 
     public int sendQueue() {
