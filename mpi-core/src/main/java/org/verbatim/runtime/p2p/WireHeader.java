@@ -123,7 +123,6 @@ public final class WireHeader {
      *  (and its flattened form the first time), not a block list (see {@link CtsLayouts}). */
     public static final byte FLAG_LAYOUT_REF = 64;
 
-
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -139,7 +138,7 @@ public final class WireHeader {
     /** The first two header words written as longs (the byte offsets are those of a little-endian host). */
     private static final boolean PACKED = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     /** The whole address space, for the by-address accessors ({@link #writeAt}, {@link #firstAt}). */
-    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final MemorySegment ALL = org.verbatim.spi.support.AddressSpace.ALL;
 
     public static byte kind(MemorySegment m, long at) {
         return (byte) I8.get(m, at + KIND);

@@ -17,7 +17,7 @@ import java.lang.foreign.ValueLayout;
 public final class SmallCopy {
     /** Largest copy done here; larger ones go through {@code MemorySegment.copy}. */
     public static final int MAX = 256;
-    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final MemorySegment ALL = AddressSpace.ALL;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private SmallCopy() {

@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  */
 final class RawWords {
     /** Address 0 to Long.MAX_VALUE, global session: every check on it folds. */
-    static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    static final MemorySegment ALL = org.verbatim.spi.support.AddressSpace.ALL;
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
