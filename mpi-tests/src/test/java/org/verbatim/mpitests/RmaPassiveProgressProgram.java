@@ -58,7 +58,7 @@ public final class RmaPassiveProgressProgram {
         if (n == N / 2) {
             info.set("verbatim.rma.rdma-threshold", "0");
         } else {
-            info.set("verbatim.rma.lock-rdma", "true"); // off by default
+            info.set("verbatim.rma.lock-rdma", "true"); // the default; set so the check holds if it changes
         }
         if (lock != null) {
             info.set("verbatim.rma.lock", lock);

@@ -60,12 +60,11 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
                     + "target calls MPI) or auto (atomic where every pair has native atomics, "
                     + "record elsewhere).");
 
-    static final Setting LOCK_RDMA = new Setting("verbatim.rma.lock-rdma", "false",
+    static final Setting LOCK_RDMA = new Setting("verbatim.rma.lock-rdma", "true",
             "In lock epochs of windows locked by remote atomics, every put and get goes by RDMA "
                     + "whatever its size, so an epoch of puts and gets needs nothing from the target "
-                    + "(unlock waits for no FLUSH/DONE unless accumulates were issued). Off by "
-                    + "default: long loops of small-put lock epochs over Soft-RoCE stopped after "
-                    + "~2,400 epochs (a fetch-and-add's completion never came; docs/onesided.md).");
+                    + "(unlock waits for no FLUSH/DONE unless accumulates were issued); false keeps "
+                    + "puts and gets below verbatim.rma.rdma-threshold as records (docs/onesided.md).");
 
     static RmaSettings from(Map<String, String> config) {
         String lock = LOCK.get(config).trim().toLowerCase(java.util.Locale.ROOT);

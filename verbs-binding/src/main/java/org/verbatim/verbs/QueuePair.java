@@ -31,10 +31,18 @@ public final class QueuePair extends NativeResource {
      * retransmitted reads and atomics, and Soft-RoCE's handling of the duplicates ended the
      * connection or never completed the request (a long loop of lock epochs with RDMA over rxe:
      * 43 retransmissions and 22 duplicates, then the queue pair in error; with 18 none of either
-     * and the loop ran to its end). A dead peer is now reported after about 7.5 s of retries.
+     * and the loop ran to its end). What ended it: a retransmitted flush (a zero-length read),
+     * which Soft-RoCE refuses (transport-verbs' {@code DeviceLimits.zeroLengthReadsReplayed}).
+     *
+     * <p>RETRY_COUNT is 6, not the 3-bit field's 7: Soft-RoCE (Linux 6.1, rxe_comp.c) never
+     * counts a retry down from 7, so there 7 retransmits forever, and a request the responder
+     * will never answer (its queue pair in error) left the requester waiting without an error
+     * completion (229 retransmissions in 296 s, the lock-rdma stall). With 6 such a request
+     * fails after about 7.5 s (its first timeout and 6 retries of 1.07 s each) on every
+     * device, and the runtime reports it.
      */
     static final int TIMEOUT = 18;
-    static final int RETRY_COUNT = 7;
+    static final int RETRY_COUNT = 6;
     static final int RNR_RETRY = 7;
     static final int MIN_RNR_TIMER = 12;
 

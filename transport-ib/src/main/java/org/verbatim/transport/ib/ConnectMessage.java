@@ -15,13 +15,19 @@ import java.lang.foreign.ValueLayout;
  * 32                                                              48      52      56
  *  |                 GID of the sender's port (zero on InfiniBand)  | reads | epoch |
  *  +----------------------------------------------------------------+-------+-------+
+ * 56                      68
+ *  | read target (12 B)    |
+ *  +-----------------------+
  * </pre>
  *
  * REQUEST (from the side that wants the connection) and REPLY (from the other side) carry the
  * sender's RC queue pair number, first PSN and port address; READY tells the replying side that
  * the requester's queue pair is ready to receive, so it may send. {@code reads} is how many RDMA
  * reads and atomics the sender's queue pair serves at once, the most the receiver may keep
- * outstanding towards it. {@code epoch} counts the connections between the two ranks: 0 for the
+ * outstanding towards it. {@code read target} is the address and key of the byte the
+ * receiver's zero-length reads (flushes) read instead, on devices where those need one
+ * ({@code VerbsEngine.putReadTarget}: Soft-RoCE, which refuses a retransmitted zero-length read;
+ * zeros elsewhere). {@code epoch} counts the connections between the two ranks: 0 for the
  * first, one more each time a queue pair in error is re-established (a REQUEST of a newer epoch
  * asks the peer to drain and reset its side too; datagrams of an older one are stale). Fields
  * are in native order
@@ -39,7 +45,8 @@ final class ConnectMessage {
     static final int GID = 32;
     static final int READS = 48;
     static final int EPOCH = 52;
-    static final int LENGTH = 56;
+    static final int READ_TARGET = 56;
+    static final int LENGTH = 68;
 
     static final int REQUEST = 1;
     static final int REPLY = 2;

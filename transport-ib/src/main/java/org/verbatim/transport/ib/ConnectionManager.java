@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.verbatim.bootstrap.Bootstrap;
 import org.verbatim.transport.verbs.VerbsEndpoint;
+import org.verbatim.transport.verbs.VerbsEngine;
 import org.verbatim.verbs.AddressHandle;
 import org.verbatim.verbs.CompletionQueue;
 import org.verbatim.verbs.ConnectionParameters;
@@ -276,6 +277,10 @@ final class ConnectionManager {
         if (e < epoch[from] || type != ConnectMessage.REQUEST && e != epoch[from]) {
             return; // a datagram of an earlier connection, resent or late
         }
+        if (type != ConnectMessage.READY) {
+            transport.engine().peerReadTarget(from,
+                    m.asSlice(at + ConnectMessage.READ_TARGET, VerbsEngine.READ_TARGET_BYTES).asByteBuffer());
+        }
         switch (type) {
             case ConnectMessage.REQUEST -> {
                 if (handles[from] == null) {
@@ -409,6 +414,8 @@ final class ConnectionManager {
         MemorySegment m = sendSlab.asSlice((long) slot * SLOT, ConnectMessage.LENGTH);
         ConnectMessage.write(m, type, rank, peer, rcQpn, localPsn[peer], port.attributes().lid(),
                 port.attributes().activeMtu(), ud.qpNum(), port.gid(), transport.readsIn(), epoch[peer]);
+        transport.engine().putReadTarget(m.asSlice(ConnectMessage.READ_TARGET, VerbsEngine.READ_TARGET_BYTES)
+                .asByteBuffer());
         sendRequest.operation(SEND_ID | slot, IBV_WR_SEND, IBV_SEND_SIGNALED)
                 .entry(0, m.address(), ConnectMessage.LENGTH, sendRegion.lkey()).entries(1)
                 .datagram(handles[peer].handle(), peerUdQpn[peer], QKEY);

@@ -84,6 +84,29 @@ public record DeviceLimits(int maxQpWr, int maxSge, int maxSgeRd, int maxSrqWr, 
     }
 
     /**
+     * True when a zero-length RDMA read that is retransmitted after its first execution (its
+     * response lost or late: the requester's ACK timeout fired) is answered again. Not on
+     * Soft-RoCE (Linux 6.1): the responder replays a duplicate read by looking its memory region
+     * up again by the request's remote key ({@code rxe_recheck_mr} in rxe_resp.c's
+     * {@code read_reply}), and a zero-length read carries key 0, which names no region: the
+     * duplicate is refused with a remote access error NAK and the responder's queue pair goes to
+     * error. A flush (a zero-length read) behind RDMA writes then ends the connection whenever
+     * the requester retransmits it (a long loop of lock epochs with RDMA in the TCG guest, where
+     * the responder often stalls past the ACK timeout). A read with a valid key replays fine.
+     */
+    public boolean zeroLengthReadsReplayed() {
+        return vendorId != RXE_VENDOR_ID;
+    }
+
+    /**
+     * Whether zero-length reads must go out as one-byte reads of a byte the peer registered
+     * ({@link ReadTargets}): where the device answers them wrongly, or refuses them retransmitted.
+     */
+    public boolean zeroLengthReadsNeedTarget() {
+        return !zeroLengthReadsAnswered() || !zeroLengthReadsReplayed();
+    }
+
+    /**
      * RDMA reads (and atomics) one queue pair keeps outstanding towards a peer with the same
      * device: what this side may initiate and the peer may serve, at least 1.
      */

@@ -11,7 +11,8 @@ import org.verbatim.verbs.SendRequest;
 
 /**
  * Zero-length RDMA reads on a device that answers them wrongly ({@link
- * DeviceLimits#zeroLengthReadsAnswered} false: Soft-iWARP) go out as one-byte reads of a byte
+ * DeviceLimits#zeroLengthReadsAnswered} false: Soft-iWARP) or refuses them retransmitted ({@link
+ * DeviceLimits#zeroLengthReadsReplayed} false: Soft-RoCE) go out as one-byte reads of a byte
  * each engine keeps for its peers, into a byte of its own. A zero-length read has no data to
  * fetch: what it gives (a flush, or a user's empty read) is its completion after every request
  * posted before it, which any read on the queue pair gives.

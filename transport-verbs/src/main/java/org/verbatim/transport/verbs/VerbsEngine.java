@@ -81,8 +81,8 @@ public final class VerbsEngine implements AutoCloseable {
      */
     final boolean oneReadSink;
     /**
-     * Where zero-length reads go as one-byte reads ({@link DeviceLimits#zeroLengthReadsAnswered}
-     * false), else null.
+     * Where zero-length reads go as one-byte reads ({@link DeviceLimits#zeroLengthReadsNeedTarget}),
+     * else null.
      */
     final ReadTargets readTargets;
     /**
@@ -213,7 +213,7 @@ public final class VerbsEngine implements AutoCloseable {
         probe.close();
         this.maxReadIov = Math.max(1, Math.min(maxIov, limits.readSinkEntries()));
         this.oneReadSink = limits.readSinkEntries() == 1;
-        this.readTargets = limits.zeroLengthReadsAnswered() ? null : new ReadTargets(pd, arena, size);
+        this.readTargets = limits.zeroLengthReadsNeedTarget() ? new ReadTargets(pd, arena, size) : null;
         this.markerAfterError = limits.flushesPostsAfterError();
         this.maxListPost = Math.max(1, Math.min(MAX_LIST_POST, depth / 2));
         this.maxInline = Math.min(qpInline, options.maxInline());
