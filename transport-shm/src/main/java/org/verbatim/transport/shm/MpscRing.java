@@ -114,39 +114,14 @@ final class MpscRing {
      * Claims room for a record of {@code length} bytes (header included) and returns the file
      * offset of its first byte, or {@link #FULL}. The caller fills the record and then calls
      * {@link #commit}; until then the consumer waits at this record.
-     *
-     * <p>The common case (room by the producers' HEAD cache, no wrap, the CAS won at once) is
-     * this small method, which the JIT inlines into the send; the rest is {@link #claimSlow}.
-     * The claim was one method of 345 bytecodes, past C2's inlining limit for hot methods, so
-     * every 8 B send called it (issue 17).
      */
     long claim(int length) {
         if (length < HEADER_LENGTH || length > maxRecordLength) {
-            throw badLength(length);
+            throw new IllegalArgumentException("record length " + length + " not in ["
+                    + HEADER_LENGTH + ", " + maxRecordLength + "]");
         }
         live();
         final int required = RecordDescriptor.align(length);
-        final long head = (long) LONG.getOpaque(ALL, base + HEAD_CACHE_OFFSET);
-        final long tail = (long) LONG.getVolatile(ALL, base + TAIL_OFFSET);
-        final int tailIndex = (int) tail & mask;
-        if (required <= capacity - (int) (tail - head) && required <= capacity - tailIndex
-                && LONG.compareAndSet(ALL, base + TAIL_OFFSET, tail, tail + required)) {
-            return RING_OFFSET + (long) tailIndex;
-        }
-        return claimSlow(required);
-    }
-
-    private IllegalArgumentException badLength(int length) {
-        return new IllegalArgumentException("record length " + length + " not in ["
-                + HEADER_LENGTH + ", " + maxRecordLength + "]");
-    }
-
-    /**
-     * {@link #claim} of {@code required} (aligned) bytes when the fast path could not: HEAD
-     * read again when the cache says full, a padding record where the record would cross the
-     * end of the ring, the CAS retried when another producer won it.
-     */
-    private long claimSlow(int required) {
         long head = (long) LONG.getOpaque(ALL, base + HEAD_CACHE_OFFSET);
         long tail;
         int tailIndex;
