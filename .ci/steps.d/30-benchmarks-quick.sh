@@ -59,6 +59,7 @@ plain() { # expected-pattern, program and arguments
 plain "first 1000:" PlainPingPong 8 100 1000 direct trace
 plain "per half round trip" PlainPingPong 65536 10 20 array
 plain "messages/s" PlainWindow 8 64 20 2
+plain "per message" PhasedWindow 20 2
 out=$(mktemp)
 if benchmarks/per-message -f 1 -wi 0 -i 1 -r 200ms > "$out" 2>&1 \
     && grep -q "PerMessageOverhead.window:gc.alloc.rate.norm" "$out"; then
