@@ -166,7 +166,11 @@ final class FrameReader {
         if (dest == null) {
             return pos;
         }
-        int dataOffset = RdmaEmulation.dataOffset(m, at);
+        long dataOffset = length - dest.byteSize(); // the handler's header: all of it is here
+        if (dataOffset < 0 || dataOffset > Math.min(end - at, l.placeHead.byteSize())) {
+            throw new IllegalStateException("placement of " + dest.byteSize() + " bytes of a "
+                    + length + "-byte frame with " + (end - at) + " bytes of it here");
+        }
         MemorySegment.copy(m, at, l.placeHead, 0, dataOffset);
         long here = Math.min(end - at - dataOffset, dest.byteSize());
         MemorySegment.copy(m, at + dataOffset, dest, 0, here);
