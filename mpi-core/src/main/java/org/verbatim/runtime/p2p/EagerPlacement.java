@@ -11,8 +11,8 @@ import org.verbatim.runtime.ext.PlacementHandler;
  * never grows to the size of a frame.
  *
  * <p>When a message's header has arrived it is matched at once: a posted receive whose buffer is
- * contiguous and large enough (native memory or a Java array) gets the payload read from the
- * socket into that buffer; any other posted receive (truncation, a datatype's layout) and a message no
+ * contiguous and large enough (native memory or a byte[]) gets the payload read from the
+ * socket into that buffer; any other posted receive (truncation, a datatype's layout, another primitive array) and a message no
  * receive waits for get a staging buffer from the pool, exactly the payload's size, which is
  * what an unexpected eager message is copied into anyway. When the rest has arrived
  * ({@link #placed}) the receive completes (the staged payload delivered and truncation
@@ -67,7 +67,9 @@ final class EagerPlacement implements PlacementHandler {
             Arrivals.checkType(r, WireHeader.signatureOf(first), len);
             p.placingReceive = r;
             MemorySegment d = r.data;
+            // a stream reads into direct memory or a byte[] (a ByteBuffer can wrap only those)
             if (r.layout == null && !d.isReadOnly() && len <= d.byteSize()
+                    && (d.isNative() || d.heapBase().orElse(null) instanceof byte[])
                     && d.scope().isAlive()) {
                 placedDirect++;
                 return d.asSlice(0, len);
