@@ -20,13 +20,14 @@ public final class TcpConfiguration {
             "Largest message payload sent eagerly to peers over tcp, replacing verbatim.core.eager-limit's "
                     + "default (a value set for the core wins): each rendezvous step is a trip through both "
                     + "kernels, so tcp sends more eagerly than shm. Capped by verbatim.tcp.eager-size.");
-    public static final Setting EAGER_WINDOW = new Setting("verbatim.tcp.eager-window", "4m",
+    public static final Setting EAGER_WINDOW = new Setting("verbatim.tcp.eager-window", "0",
             "Bytes of messages above eager-limit (up to eager-size) a rank sends eagerly to one peer "
                     + "before the peer has received them (its credit, given back in quarters): what one "
                     + "peer can leave unexpected at a receiver; beyond it such messages go by rendezvous. "
                     + "The frames are read straight into the posted receive (or a staging buffer of the "
-                    + "message's size), so the window costs no per-connection memory; 4m halves "
-                    + "128 KiB-1 MiB latency. 0 = off. At most 1g.");
+                    + "message's size), but the unsent rest of each is copied into the send queue, which "
+                    + "stays grown: 0 (the default) = off (1.6x the communication memory per rank in the "
+                    + "16-rank collectives with 4m); 4m halves 128-512 KiB latency. At most 1g.");
     public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",
             "Bytes queued per peer when the socket takes no more; further sends return RETRY.");
     public static final Setting SNDBUF = new Setting("verbatim.tcp.sndbuf", "0",
