@@ -167,7 +167,8 @@ final class EmulationHandler implements CompletionHandler {
             return null;
         }
         if (!EmulationWire.reserved(m.get(ValueLayout.JAVA_BYTE, at))) {
-            return downstream.placement(source, m, at, headLength, length);
+            return length < RdmaEmulation.MESSAGE_PLACEMENT_MIN ? null
+                    : downstream.placement(source, m, at, headLength, length);
         }
         if (headLength < EmulationWire.READ_DATA_HEADER_LENGTH) {
             return null;
