@@ -16,6 +16,7 @@ import org.verbatim.runtime.ext.Dispatch;
 import org.verbatim.runtime.ext.ExtensionContext;
 import org.verbatim.runtime.ext.ImmediateHandler;
 import org.verbatim.runtime.ext.MessageHandler;
+import org.verbatim.runtime.ext.PlacementHandler;
 import org.verbatim.runtime.ext.Retryable;
 import org.verbatim.runtime.p2p.LayoutSchemes;
 import org.verbatim.runtime.p2p.PointToPoint;
@@ -62,6 +63,8 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     private volatile String fatal;
 
     private final HandlerRegistry handlers = new HandlerRegistry();
+    /** By kind: the handlers that receive large messages straight into place (stream transports). */
+    private final PlacementHandler[] placers = new PlacementHandler[256];
     /** {@link #preferKind}: the kind most messages carry (-1: none) and its handler. */
     private int preferredKind = -1;
     private MessageHandler preferredHandler;
@@ -209,6 +212,15 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
     }
 
     @Override
+    public void registerPlacement(int kind, PlacementHandler handler) {
+        if (kind <= 0 || kind > Dispatch.LAST_EXTENSION_KIND || handlers.handler(kind) == null
+                || placers[kind] != null) {
+            throw new IllegalArgumentException("kind " + kind + " is not registered, or is placed already");
+        }
+        placers[kind] = handler;
+    }
+
+    @Override
     public int allocateKind(String owner, MessageHandler handler) {
         return handlers.allocateKind(owner, handler);
     }
@@ -268,6 +280,23 @@ public final class Engine implements CompletionHandler, Dispatch, ProtocolContex
                     + size + " bytes) from rank " + source + ": no protocol registered for it");
         }
         h.onMessage(source, m, at, size);
+    }
+
+    @Override
+    public MemorySegment placement(int source, MemorySegment head, long at, long headLength,
+                                   long length) {
+        PlacementHandler h = placers[handlers.kindOf(head, at) & 0xFF];
+        return h == null ? null : h.placement(source, head, at, headLength, length);
+    }
+
+    @Override
+    public void placed(int source, MemorySegment head, long at, long length) {
+        PlacementHandler h = placers[handlers.kindOf(head, at) & 0xFF];
+        if (h == null) {
+            throw fail("rank " + worldRank + ": a placed message of kind " + handlers.kindOf(head, at)
+                    + " from rank " + source + ", which nobody places");
+        }
+        h.placed(source, head, at, length);
     }
 
     @Override

@@ -22,6 +22,30 @@ public interface CompletionHandler {
         onReceive(source, buffer.asSlice(offset, length));
     }
 
+    /** Header bytes a transport has of a message before it asks for its {@link #placement}. */
+    int PLACEMENT_HEAD = 40;
+
+    /**
+     * For a transport that reads a byte stream: where the tail of the message from
+     * {@code source} whose first {@code headLength} bytes (at least {@link #PLACEMENT_HEAD}) are at
+     * {@code at} of {@code head} goes, so that the transport reads it from the socket straight
+     * into place instead of into its buffer. The whole message is {@code length} bytes; the
+     * returned segment takes its last {@code byteSize()} bytes (the message's header is the rest,
+     * at most {@code headLength}). Null (the default): deliver the message whole through
+     * {@link #onReceive}. Once all of it is in place the transport calls {@link #placed} with
+     * the header (the first {@code length - byteSize()} bytes), before it delivers anything else
+     * from that peer. A peer that fails in between is reported by {@link #onPeerFailure} alone.
+     */
+    default MemorySegment placement(int source, MemorySegment head, long at, long headLength,
+                                    long length) {
+        return null;
+    }
+
+    /** The tail of a message {@link #placement} placed has all arrived: handle the message. */
+    default void placed(int source, MemorySegment head, long at, long length) {
+        throw new IllegalStateException("placed() without a placement");
+    }
+
     /** A write-with-immediate from {@code source} has landed in this process's memory. */
     void onImmediate(int source, int immediate);
 

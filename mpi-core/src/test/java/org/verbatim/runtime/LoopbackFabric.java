@@ -39,6 +39,17 @@ public final class LoopbackFabric {
     public final AtomicLong registrations = new AtomicLong();
     /** Every n-th RDMA write is refused with RETRY (0: none), to exercise the pending paths. */
     public volatile int refuseEveryWrite;
+    /**
+     * Messages from this size on arrive as a stream transport's do when the handler places them
+     * ({@link CompletionHandler#placement}): the head first, half of the tail in one progress
+     * pass, the rest and {@link CompletionHandler#placed} in a later one (0: never).
+     */
+    public volatile int placeFrom;
+    /** While true, a placed message's second half waits (the tests act in between). */
+    public volatile boolean holdPlacement;
+    /** Messages whose placement started, and those the handler declined (delivered whole). */
+    public final AtomicLong placementsStarted = new AtomicLong();
+    public final AtomicLong placementsDeclined = new AtomicLong();
     /** The transports' {@link Transport#eagerWindow()} (0: none); set before the job starts. */
     public volatile long eagerWindow;
     private final AtomicLong writePosts = new AtomicLong();
@@ -113,6 +124,9 @@ public final class LoopbackFabric {
         private final int rank;
         private final CompletionHandler handler;
         private final ArrayDeque<Long> completions = new ArrayDeque<>();
+        /** The message being placed (source, bytes), its destination, and the bytes there. */
+        private Object[] placing;
+        private MemorySegment placingDest;
         private final Capabilities caps = new Capabilities(flags(),
                 new OperationLimits(0, maxEager, 0, 2),
                 new OperationLimits(0, 0, 1 << 16, Math.max(1, gatherIov)),
@@ -281,6 +295,20 @@ public final class LoopbackFabric {
                 handler.onComplete(c);
                 work++;
             }
+            if (placing != null) {
+                if (holdPlacement) {
+                    return work;
+                }
+                byte[] b = (byte[]) placing[1];
+                long tail = placingDest.byteSize();
+                long half = tail / 2;
+                MemorySegment.copy(MemorySegment.ofArray(b), b.length - tail + half, placingDest,
+                        half, tail - half);
+                Object[] done = placing;
+                placing = null;
+                handler.placed((Integer) done[0], MemorySegment.ofArray(b), 0, b.length);
+                work++;
+            }
             Object[] m;
             while ((m = inboxes[rank].poll()) != null) {
                 if (m[1] instanceof Integer imm) {
@@ -289,7 +317,21 @@ public final class LoopbackFabric {
                     continue;
                 }
                 depth[rank].decrementAndGet();
-                handler.onReceive((Integer) m[0], MemorySegment.ofArray((byte[]) m[1]));
+                byte[] b = (byte[]) m[1];
+                if (placeFrom > 0 && b.length >= placeFrom) {
+                    MemorySegment dest = handler.placement((Integer) m[0], MemorySegment.ofArray(b),
+                            0, CompletionHandler.PLACEMENT_HEAD, b.length);
+                    if (dest != null) {
+                        placementsStarted.incrementAndGet();
+                        long tail = dest.byteSize();
+                        MemorySegment.copy(MemorySegment.ofArray(b), b.length - tail, dest, 0, tail / 2);
+                        placing = m;
+                        placingDest = dest;
+                        return work + 1; // the rest arrives in a later pass
+                    }
+                    placementsDeclined.incrementAndGet();
+                }
+                handler.onReceive((Integer) m[0], MemorySegment.ofArray(b));
                 work++;
             }
             return work;

@@ -32,6 +32,12 @@ public interface Dispatch {
     /** Registers {@code handler} for message kind {@code kind}; a kind taken already is refused. */
     void registerKind(int kind, String owner, MessageHandler handler);
 
+    /**
+     * Lets messages of {@code kind} (registered already) be received straight into place on a
+     * stream transport: {@code handler} names where each one's tail goes. One handler a kind.
+     */
+    void registerPlacement(int kind, PlacementHandler handler);
+
     /** Registers {@code handler} for the first free extension kind and returns it. */
     int allocateKind(String owner, MessageHandler handler);
 

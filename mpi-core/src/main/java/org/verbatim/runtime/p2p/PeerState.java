@@ -1,5 +1,6 @@
 package org.verbatim.runtime.p2p;
 
+import java.lang.foreign.MemorySegment;
 import org.verbatim.spi.Capabilities;
 import org.verbatim.spi.Endpoint;
 import org.verbatim.spi.Transport;
@@ -26,6 +27,11 @@ final class PeerState {
     long credit;
     /** Receiver: credited bytes taken from this peer and not given back yet. */
     long owed;
+    /** Receiver: the receive matched by the eager message whose data a stream transport is
+     *  reading into place ({@link EagerPlacement}), or null. */
+    RecvOp placingReceive;
+    /** Receiver: the staging buffer that message's data is read into, or null. */
+    MemorySegment placingStage;
     /** The fragmented eager message arriving from this peer ({@link FragmentReceiver}). */
     final FragmentReceiver.Arrival fragments = new FragmentReceiver.Arrival();
 

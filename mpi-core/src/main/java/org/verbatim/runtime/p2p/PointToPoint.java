@@ -48,6 +48,7 @@ public final class PointToPoint implements AutoCloseable {
     private final PutRendezvous puts;
     private final GetRendezvous gets;
     private final EagerCredit credit;
+    private final EagerPlacement placement;
     private final ControlMessages controls;
     private final SegmentSender segmentSender;
     private final SegmentReceiver segmentReceiver;
@@ -104,6 +105,9 @@ public final class PointToPoint implements AutoCloseable {
         dispatch.registerKind(WireHeader.EAGER, "p2p eager", arrivals::onEager);
         dispatch.registerKind(WireHeader.EAGER_CREDITED, "p2p eager", arrivals::onCreditedEager);
         dispatch.preferKind(WireHeader.EAGER);
+        this.placement = new EagerPlacement(context, this, queues);
+        dispatch.registerPlacement(WireHeader.EAGER, placement);
+        dispatch.registerPlacement(WireHeader.EAGER_CREDITED, placement);
         dispatch.registerKind(WireHeader.RTS, "p2p rendezvous", arrivals::onRts);
         dispatch.registerKind(WireHeader.FRAG_FIRST, "p2p eager fragments",
                 fragmentReceiver::onFirst);
@@ -130,6 +134,11 @@ public final class PointToPoint implements AutoCloseable {
     /** The datatype schemes' configuration. */
     LayoutSchemes schemes() {
         return schemes;
+    }
+
+    /** Large eager messages received straight into place by a stream transport. */
+    EagerPlacement placement() {
+        return placement;
     }
 
     EagerCredit credit() {

@@ -81,6 +81,11 @@ final class SendPath {
                     : p.selection.selectLayout(size, layout, base.isNative(),
                     mode == Mode.SYNCHRONOUS);
             boolean credited = false;
+            if (layout == null && proto.rendezvous() && size <= p.creditedLimit && size > p.credit) {
+                // out of credit: the peer's CREDIT may have arrived (a window of large sends
+                // outruns the quarters coming back); one poll of its transport, never a wait
+                p.transport.progress();
+            }
             if (layout == null && proto.rendezvous() && EagerCredit.take(p, size)) {
                 proto = SelectionTable.Protocol.EAGER_COPY; // within the peer's eager window
                 credited = true;

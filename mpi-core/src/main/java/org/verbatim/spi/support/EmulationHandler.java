@@ -161,7 +161,15 @@ final class EmulationHandler implements CompletionHandler {
      * {@code at}; {@code length} is the whole message's. The data starts at
      * {@link EmulationWire#headerLength} of its kind.
      */
-    MemorySegment placement(int source, MemorySegment m, long at, long headLength, long length) {
+    @Override
+    public MemorySegment placement(int source, MemorySegment m, long at, long headLength, long length) {
+        if (headLength < 1) {
+            return null;
+        }
+        if (!EmulationWire.reserved(m.get(ValueLayout.JAVA_BYTE, at))) {
+            return length < RdmaEmulation.MESSAGE_PLACEMENT_MIN ? null
+                    : downstream.placement(source, m, at, headLength, length);
+        }
         if (headLength < EmulationWire.READ_DATA_HEADER_LENGTH) {
             return null;
         }
@@ -199,7 +207,12 @@ final class EmulationHandler implements CompletionHandler {
      * answer. {@code m} holds the message's header at {@code at}; {@code length} is the whole
      * message's.
      */
-    void placed(int source, MemorySegment m, long at, long length) {
+    @Override
+    public void placed(int source, MemorySegment m, long at, long length) {
+        if (!EmulationWire.reserved(m.get(ValueLayout.JAVA_BYTE, at))) {
+            downstream.placed(source, m, at, length);
+            return;
+        }
         final byte kind = m.get(ValueLayout.JAVA_BYTE, at + EmulationWire.KIND);
         final int opId = m.get(INT, at + EmulationWire.OP_ID);
         if (kind == EmulationWire.READ_DATA) {

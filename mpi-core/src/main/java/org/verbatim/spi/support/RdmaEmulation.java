@@ -123,6 +123,18 @@ public final class RdmaEmulation {
     /** Most header bytes {@link #placement} needs to decide. */
     public static final int PLACEMENT_HEAD = EmulationWire.CHUNK_HEADER_LENGTH;
 
+    /**
+     * The smallest runtime message (not emulated RDMA data) a stream transport is asked to read
+     * straight into place ({@link CompletionHandler#placement}); smaller ones are read whole into
+     * its receive buffer and copied out, as before placing (the buffer grows to hold such a
+     * frame, at most twice the eager limit). Placing costs one more read system call per
+     * message, which below this size costs more than the copy: tcp on loopback, 2 ranks,
+     * alternated jobs without the AOT cache (2026-11-28), 16 and 32 KiB eager ping-pongs took
+     * 1.2-2.4x as long placed from 2 KiB or 32 KiB; with 64 KiB every size up to 32 KiB is at the
+     * unplaced figure again, and 64 KiB-1 MiB keep what placing gains.
+     */
+    public static final int MESSAGE_PLACEMENT_MIN = 64 << 10;
+
     /** The data of a message {@link #placement} placed has all arrived: finish the message. */
     public void placed(int source, MemorySegment head, long at, long length) {
         handler.placed(source, head, at, length);

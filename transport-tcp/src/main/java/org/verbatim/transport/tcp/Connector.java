@@ -251,7 +251,7 @@ final class Connector {
         l.key = c.key;
         l.key.attach(l);
         l.in = ByteBuffer.allocateDirect(Math.min(INITIAL_RECEIVE_BUFFER,
-                2 * (Frames.LENGTH_SIZE + config.eagerSize()))).order(ByteOrder.nativeOrder());
+                2 * (Frames.LENGTH_SIZE + config.eagerSize() + Frames.HEADROOM))).order(ByteOrder.nativeOrder());
         l.inSegment = MemorySegment.ofBuffer(l.in);
         if (l.addresses != null) {
             connecting--;

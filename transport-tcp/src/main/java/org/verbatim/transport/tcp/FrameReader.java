@@ -22,6 +22,8 @@ final class FrameReader {
     /** Most bytes one read takes into a receive buffer beyond the frame it must complete: a
      *  large frame's data beyond this is read straight into place, not copied there. */
     static final int READ_BURST = 16 << 10;
+    /** Most bytes one read takes into heap memory being placed (a Java array's receive). */
+    static final int HEAP_READ = 64 << 10;
 
     private final TcpTransport transport;
     private final RdmaEmulation emulation;
@@ -56,7 +58,12 @@ final class FrameReader {
         int n;
         try {
             if (l.placing != null) {
-                n = l.channel.read(l.placing.asSlice(l.placeDone).asByteBuffer());
+                MemorySegment rest = l.placing.asSlice(l.placeDone);
+                if (!rest.isNative() && rest.byteSize() > HEAP_READ) {
+                    rest = rest.asSlice(0, HEAP_READ); // the JDK reads a heap buffer through a
+                                                       // cached direct one of the read's size
+                }
+                n = l.channel.read(rest.asByteBuffer());
                 if (n > 0) {
                     if (trace != null) {
                         trace.reads++;
@@ -166,7 +173,11 @@ final class FrameReader {
         if (dest == null) {
             return pos;
         }
-        int dataOffset = RdmaEmulation.dataOffset(m, at);
+        long dataOffset = length - dest.byteSize(); // the handler's header: all of it is here
+        if (dataOffset < 0 || dataOffset > Math.min(end - at, l.placeHead.byteSize())) {
+            throw new IllegalStateException("placement of " + dest.byteSize() + " bytes of a "
+                    + length + "-byte frame with " + (end - at) + " bytes of it here");
+        }
         MemorySegment.copy(m, at, l.placeHead, 0, dataOffset);
         long here = Math.min(end - at - dataOffset, dest.byteSize());
         MemorySegment.copy(m, at + dataOffset, dest, 0, here);

@@ -21,6 +21,10 @@ import java.nio.ByteOrder;
 final class Frames {
     static final int LENGTH_SIZE = 4;
     static final int BYE = -1;
+    /** Bytes a frame may hold beyond {@code verbatim.tcp.eager-size}: the headers (the runtime's,
+     *  the RDMA emulation's, its escape byte), so that a message or an RDMA piece of exactly
+     *  eager-size bytes goes in one frame. */
+    static final int HEADROOM = 64;
     static final long MAGIC = 0x3150_4354_4D54_4256L;
     static final int HELLO_SIZE = 24;
     static final int REPLY_SIZE = 16;

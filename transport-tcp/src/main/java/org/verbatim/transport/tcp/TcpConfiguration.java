@@ -13,9 +13,9 @@ public final class TcpConfiguration {
             "Interfaces whose addresses peers connect to: comma-separated names (eth0) or subnets "
                     + "(10.1.0.0/16, fd00::/8); empty = every interface that is up, loopback last.");
     public static final Setting EAGER_SIZE = new Setting("verbatim.tcp.eager-size", "1m",
-            "Largest message (frame), runtime header included (the transport's maxEager); "
-                    + "emulated RDMA moves data in pieces of this size (1m: a 1 MiB rendezvous is one "
-                    + "write, 30-40% more bandwidth than 256k's four). 1k to 16m.");
+            "Largest message payload in one frame (a frame adds 64 bytes of room for the headers; "
+                    + "the transport's maxEager); emulated RDMA moves data in pieces of this size (1m: a "
+                    + "1 MiB rendezvous is one write, 30-40% more bandwidth than 256k's four). 1k to 16m.");
     public static final Setting EAGER_LIMIT = new Setting("verbatim.tcp.eager-limit", "64k",
             "Largest message payload sent eagerly to peers over tcp, replacing verbatim.core.eager-limit's "
                     + "default (a value set for the core wins): each rendezvous step is a trip through both "
@@ -24,9 +24,10 @@ public final class TcpConfiguration {
             "Bytes of messages above eager-limit (up to eager-size) a rank sends eagerly to one peer "
                     + "before the peer has received them (its credit, given back in quarters): what one "
                     + "peer can leave unexpected at a receiver; beyond it such messages go by rendezvous. "
-                    + "0 (the default) = off: every connection that carries such frames keeps a receive "
-                    + "buffer of twice the largest (2.4-3x the communication memory per rank in the "
-                    + "collectives at 16 and 64 ranks); 4m halves 128-512 KiB latency. At most 1g.");
+                    + "The frames are read straight into the posted receive (or a staging buffer of the "
+                    + "message's size), but the unsent rest of each is copied into the send queue, which "
+                    + "stays grown: 0 (the default) = off (1.6x the communication memory per rank in the "
+                    + "16-rank collectives with 4m); 4m halves 128-512 KiB latency. At most 1g.");
     public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",
             "Bytes queued per peer when the socket takes no more; further sends return RETRY.");
     public static final Setting SNDBUF = new Setting("verbatim.tcp.sndbuf", "0",

@@ -114,15 +114,16 @@ final class TcpTransport implements Transport {
         this.links = new PeerLink[capacity];
         this.foreign = new ForeignPeers(size, capacity);
         this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
-        this.emulation = new RdmaEmulation(runtime, capacity, config.eagerSize(), this::link,
+        int frame = config.eagerSize() + Frames.HEADROOM;
+        this.emulation = new RdmaEmulation(runtime, capacity, frame, this::link,
                 config.maxRdmaOps(), RdmaEmulation.DEFAULT_MAX_IOV);
         Capabilities raw = new Capabilities(EnumSet.of(Capability.SEND_RECV),
-                new OperationLimits(0, config.eagerSize(), 0, 2), OperationLimits.NONE,
+                new OperationLimits(0, frame, 0, 2), OperationLimits.NONE,
                 OperationLimits.NONE, EnumSet.noneOf(AtomicOp.class), 0, 0);
         this.capabilities = emulation.capabilities(raw);
         this.connector = new Connector(this, context, config, selector, server);
         this.trace = config.traceMillis() > 0 ? new TcpTrace(rank, config.traceMillis(), System.err) : null;
-        this.reader = new FrameReader(this, emulation, config.eagerSize(), trace);
+        this.reader = new FrameReader(this, emulation, frame, trace);
     }
 
     /** Opens the listening socket, publishes its addresses and waits for every rank's (collective). */
@@ -210,7 +211,7 @@ final class TcpTransport implements Transport {
     PeerLink link(int peer) {
         PeerLink l = links[peer];
         if (l == null) {
-            l = new PeerLink(this, peer, config.eagerSize(), config.sendQueue(), scratch);
+            l = new PeerLink(this, peer, config.eagerSize() + Frames.HEADROOM, config.sendQueue(), scratch);
             links[peer] = l;
         }
         return l;
