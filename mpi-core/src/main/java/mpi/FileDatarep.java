@@ -8,9 +8,10 @@ import org.verbatim.runtime.base.ErrorClass;
  * with either reads back with the other) and "external32" (big-endian, the sizes of the
  * standard's table; see {@link FileExternal32}).
  *
- * <p>The names match case-insensitively, as Verbatim always has and as Open MPI's ompio accepts
- * "NATIVE" and "EXTERNAL32" too; {@link File#getView()} returns the string as given. There is no
- * {@code registerDatarep}: Open MPI's Java bindings have no MPI_Register_datarep.
+ * <p>The names match case-insensitively, as "native" always has in Verbatim: a superset of
+ * ROMIO, which takes the all-lower and all-upper spellings ("external32", "EXTERNAL32");
+ * {@link File#getView()} returns the string as given. There is no {@code registerDatarep}:
+ * Open MPI's Java bindings have no MPI_Register_datarep.
  */
 enum FileDatarep {
     NATIVE("native"),
