@@ -23,6 +23,7 @@ public final class File {
     private final int amode;
     private Errhandler errhandler = MPI.ERRORS_RETURN;
     private FileView view;
+    private FileDatarep datarep = FileDatarep.NATIVE;
     private final FileSplit split = new FileSplit(this);
 
     /**
@@ -237,7 +238,8 @@ public final class File {
      *                 MODE_SEQUENTIAL)
      * @param etype    elementary type: offsets count these
      * @param filetype tiled from {@code disp}; made of etypes
-     * @param datarep  "native" (others are ERR_UNSUPPORTED_DATAREP)
+     * @param datarep  "native", "internal" (the same bytes as native) or "external32"
+     *                 (big-endian; see {@link #setView(long, Datatype, Datatype, String, Info)})
      * @throws MPIException ERR_ARG, ERR_TYPE, ERR_UNSUPPORTED_DATAREP
      */
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep)
@@ -248,11 +250,22 @@ public final class File {
     /**
      * MPI_File_set_view (collective); both file pointers go to 0.
      *
+     * <p>Data representations (names match case-insensitively; {@link #getView()} returns the
+     * string given): "native" stores memory bytes as they are; "internal" is Verbatim's choice
+     * and is the native layout; "external32" (MPI-4.1 14.5.2) stores each predefined element
+     * big-endian. The external32 sizes of BYTE, CHAR (MPI_UINT16_T in Open MPI's bindings),
+     * SHORT, BOOLEAN, INT, LONG, FLOAT, DOUBLE, PACKED, the complex types, INT2 and FLOAT_INT
+     * equal their native sizes, so the file layout is the native one: writes convert a copy of
+     * the data (never the caller's buffer), reads convert after reading, by the memory type's
+     * type map. SHORT_INT, LONG_INT and DOUBLE_INT have other external32 sizes and are refused
+     * (ERR_UNSUPPORTED_DATAREP) in the etype, filetype or memory type.
+     *
      * @param disp     bytes from the start of the file (MPI.DISPLACEMENT_CURRENT with
      *                 MODE_SEQUENTIAL)
      * @param etype    elementary type: offsets count these
      * @param filetype tiled from {@code disp}; made of etypes
-     * @param datarep  "native" (others are ERR_UNSUPPORTED_DATAREP)
+     * @param datarep  "native", "internal" or "external32" (others are
+     *                 ERR_UNSUPPORTED_DATAREP, before the view changes)
      * @param info     hints
      * @throws MPIException ERR_ARG, ERR_TYPE, ERR_UNSUPPORTED_DATAREP
      */
@@ -267,9 +280,10 @@ public final class File {
                 }
                 t.check();
             }
-            if (!"native".equalsIgnoreCase(datarep)) {
-                throw MPIException.of(ErrorClass.ERR_UNSUPPORTED_DATAREP, "data representation "
-                        + datarep + " (only \"native\" is supported)");
+            FileDatarep rep = FileDatarep.of(datarep);
+            if (rep.converts()) {
+                FileExternal32.check(etype, "etype");
+                FileExternal32.check(filetype, "filetype");
             }
             if (etype.byteSize == 0 || filetype.byteSize % etype.byteSize != 0) {
                 throw MPIException.of(ErrorClass.ERR_TYPE, "the filetype (" + filetype.byteSize
@@ -286,6 +300,7 @@ public final class File {
             nonNegative(d, "displacement");
             f.setView(d, etype.form, filetype.form, FileArgs.map(info));
             view = new FileView(d, etype, filetype, datarep);
+            this.datarep = rep;
         });
     }
 
@@ -819,11 +834,14 @@ public final class File {
     // ------------------------------------------------------------------ consistency
 
     /**
-     * MPI_File_get_type_extent (native representation: the type's extent).
+     * MPI_File_get_type_extent in the view's data representation. In all three ("native",
+     * "internal", "external32") it is the type's extent: the external32 sizes of the types
+     * Verbatim converts equal their native ones, so the extents do too.
      *
      * @param type a datatype
      * @return its extent in units of its base type, as {@link Datatype#getExtent()}
-     * @throws MPIException ERR_TYPE for an invalid type
+     * @throws MPIException ERR_TYPE for an invalid type; ERR_UNSUPPORTED_DATAREP under
+     *                      external32 for a type holding SHORT_INT, LONG_INT or DOUBLE_INT
      */
     public int getTypeExtent(Datatype type) throws MPIException {
         String call = "MPI_File_get_type_extent";
@@ -831,6 +849,9 @@ public final class File {
             impl(call);
             if (type == null) {
                 throw MPIException.of(ErrorClass.ERR_TYPE, "datatype is null");
+            }
+            if (datarep.converts()) {
+                FileExternal32.check(type, "type");
             }
             return type.getExtent();
         });
@@ -925,7 +946,15 @@ public final class File {
             FileArgs.Resolved r = write ? FileArgs.forWrite(buf, count, type)
                     : FileArgs.forRead(buf, count, type);
             wholeEtypes(r.io().bytes());
-            long bytes = f.transfer(write, access, offset, r.io(), collective);
+            long bytes;
+            if (datarep.converts()) {
+                FileExternal32.check(type, "memory type");
+                FileExternal32.Staged staged = new FileExternal32.Staged(r.io(), type, write);
+                bytes = f.transfer(write, access, offset, staged.io(), collective);
+                staged.finish(bytes);
+            } else {
+                bytes = f.transfer(write, access, offset, r.io(), collective);
+            }
             if (r.copyBack() != null) {
                 r.copyBack().run();
             }
@@ -941,8 +970,14 @@ public final class File {
             FileArgs.Resolved r = write ? FileArgs.forWrite(buf, count, type)
                     : FileArgs.forRead(buf, count, type);
             wholeEtypes(r.io().bytes());
+            if (datarep.converts()) {
+                FileExternal32.check(type, "memory type");
+                FileExternal32.Staged staged = new FileExternal32.Staged(r.io(), type, write);
+                return new FileRequest(f.start(write, access, offset, staged.io()), this,
+                        group.comm(), call, buf, staged);
+            }
             return new FileRequest(f.start(write, access, offset, r.io()), this, group.comm(),
-                    call, buf);
+                    call, buf, null);
         });
     }
 

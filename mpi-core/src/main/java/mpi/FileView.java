@@ -14,7 +14,8 @@ public final class FileView {
      * @param disp     displacement in bytes
      * @param etype    elementary type
      * @param filetype file type
-     * @param datarep  data representation ("native")
+     * @param datarep  data representation ("native", "internal" or "external32", as given to
+     *                 {@link File#setView})
      */
     public FileView(long disp, Datatype etype, Datatype filetype, String datarep) {
         this.disp = disp;

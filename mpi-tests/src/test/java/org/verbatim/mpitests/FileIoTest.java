@@ -12,7 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@link FileIoProgram} and {@link FileErrorsProgram} at 2 and 4 ranks; MPI-IO without its module. */
+/**
+ * {@link FileIoProgram} and {@link FileErrorsProgram} at 2 and 4 ranks, {@link FileDatarepProgram}
+ * at 2 and 3; MPI-IO without its module.
+ */
 @Timeout(300)
 class FileIoTest {
     @TempDir
@@ -36,6 +39,13 @@ class FileIoTest {
     void badInputGetsItsErrorClass(int ranks) throws Exception {
         MpiJob.run(ranks, 120, List.of(), "128m", FileErrorsProgram.class, dir.toString())
                 .assertAllPassed(ranks, 20);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void external32IsBigEndianAcrossRanks(int ranks) throws Exception {
+        MpiJob.run(ranks, 120, List.of(), "128m", FileDatarepProgram.class, dir.toString())
+                .assertAllPassed(ranks, 5);
     }
 
     @Test
