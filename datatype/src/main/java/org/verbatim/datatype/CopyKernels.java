@@ -7,7 +7,8 @@ import java.lang.invoke.VarHandle;
 /**
  * The copy loops under pack and unpack: {@code n} blocks of {@code length} bytes between a
  * strided side and a packed side. Blocks of 4 and 8 bytes (a column of ints, longs or doubles)
- * move as single unaligned accesses through static VarHandles; longer ones as bulk
+ * move as single unaligned accesses through static VarHandles; native blocks of 64 bytes to
+ * 4 KiB through {@link NativeCopy} (the C library's memcpy) where it is safe; others as bulk
  * {@link MemorySegment#copy} calls. Callers have checked the bounds.
  */
 final class CopyKernels {
@@ -43,6 +44,10 @@ final class CopyKernels {
                 I64.set(dst, to + 8 * i, (long) I64.get(src, from + i * stride));
             }
         } else if (src.getClass() == NATIVE && dst.getClass() == NATIVE) {
+            if (NativeCopy.usable(src, from, stride, dst, to, length, length, n)) {
+                NativeCopy.copy(src, from, stride, dst, to, length, length, n);
+                return;
+            }
             MemorySegment s = NATIVE.cast(src);
             MemorySegment d = NATIVE.cast(dst);
             for (long i = 0; i < n; i++) {
@@ -73,6 +78,10 @@ final class CopyKernels {
                 I64.set(dst, to + i * stride, (long) I64.get(src, from + 8 * i));
             }
         } else if (src.getClass() == NATIVE && dst.getClass() == NATIVE) {
+            if (NativeCopy.usable(src, from, length, dst, to, stride, length, n)) {
+                NativeCopy.copy(src, from, length, dst, to, stride, length, n);
+                return;
+            }
             MemorySegment s = NATIVE.cast(src);
             MemorySegment d = NATIVE.cast(dst);
             for (long i = 0; i < n; i++) {
