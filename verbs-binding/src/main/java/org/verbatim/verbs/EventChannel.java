@@ -15,6 +15,8 @@ import org.verbatim.verbs.raw.rdma_event_channel;
  * Without RDMA CM devices creation fails with ENODEV.
  */
 public final class EventChannel extends NativeResource {
+    /** The channel descriptor's poller, made at the first {@link #pollEvent}. */
+    private Poll poll;
 
     /** Creates the channel. */
     public EventChannel() {
@@ -33,8 +35,11 @@ public final class EventChannel extends NativeResource {
      * with no timeout, then {@link #nextEvent}. For a progress loop that must not block.
      */
     public CmEvent pollEvent() {
-        int fd = rdma_event_channel.fd(rdma_event_channel.reinterpret(handle()));
-        return Poll.readable(fd, 0) ? nextEvent() : null;
+        Poll p = poll;
+        if (p == null) {
+            poll = p = new Poll(rdma_event_channel.fd(rdma_event_channel.reinterpret(handle())), arena());
+        }
+        return p.readable(0) ? nextEvent() : null;
     }
 
     /** Blocks for the next event ({@code rdma_get_cm_event}) and acknowledges it. */

@@ -168,6 +168,56 @@ class IwarpTransportTest extends ConformanceHarness {
         });
     }
 
+    /**
+     * On the sr channel a reply carries the credits of the request it answers in its in-band
+     * word: a ping-pong of 2,000 round trips (far beyond the 24-credit window) sends no credit
+     * message, and every message arrives whole and in order.
+     */
+    @Test
+    void pingPongReturnsCreditsInTheReplies() throws Exception {
+        final int rounds = 2000;
+        runRanks(2, r -> {
+            int peer = 1 - r.rank;
+            for (int i = 0; i < rounds; i++) {
+                if (r.rank == 0) {
+                    r.send(peer, ints(i), pattern(16, i));
+                    r.awaitReceived(i + 1);
+                } else {
+                    r.awaitReceived(i + 1);
+                    r.send(peer, ints(i), pattern(16, i));
+                }
+                assertEquals(i, r.recorder.received.get(i).intAt(0));
+                assertEquals(4 + 16, r.recorder.received.get(i).bytes().length);
+            }
+            VerbsCounters c = iwarp(r).counters();
+            assertTrue(c.creditMessages() <= 1, "credit control messages: " + iwarp(r).profileLine());
+        });
+    }
+
+    /**
+     * Credits still come back when no data goes the other way: 1,000 messages one way (40 times
+     * the window) arrive in order, the receiver returning its credits by control messages.
+     */
+    @Test
+    void oneWayStreamReturnsCreditsByMessage() throws Exception {
+        final int messages = 1000;
+        runRanks(2, r -> {
+            if (r.rank == 0) {
+                for (int i = 0; i < messages; i++) {
+                    r.send(1, ints(i), pattern(100, i));
+                }
+            } else {
+                r.awaitReceived(messages);
+                for (int i = 0; i < messages; i++) {
+                    assertEquals(i, r.recorder.received.get(i).intAt(0));
+                }
+                assertTrue(iwarp(r).counters().creditMessages() >= messages / 24,
+                        "credit control messages: " + iwarp(r).profileLine());
+            }
+            r.barrier();
+        });
+    }
+
     /** A refused connection fails the peer with the device, this side's address and the peer's address and port. */
     @Test
     void refusedConnectionNamesDeviceAddressAndPort() throws Exception {

@@ -25,6 +25,11 @@ final class EagerControl {
     static final int RING_START = 4;
     /** The connecting side's first message (iWARP: MPA wants the client to send first) and its answer; never delivered. */
     static final int FIRST = 5;
+    /**
+     * Not a control message: a data message whose in-band word also returns per-connection
+     * credits (value), so a reply carries the credits of the request it answers ({@link InBandControl}).
+     */
+    static final int DATA_CREDIT = 6;
 
     private final VerbsEngine engine;
     private final MemorySegment offerScratch;

@@ -100,9 +100,12 @@ final class ReceivePoller {
             boolean data = false;
             int word = e.inBand ? e.receiveBuffers.slab(id).get(INT_UNALIGNED, e.receiveBuffers.offset(id)) : 0;
             if (e.inBand) {
-                if (word != InBandControl.DATA) {
+                if (word != InBandControl.DATA && word >>> EagerControl.SHIFT != EagerControl.DATA_CREDIT) {
                     e.control.received(ep, word, e.receiveBuffers.slab(id), e.receiveBuffers.offset(id) + InBandControl.WORD);
                 } else {
+                    if (word != InBandControl.DATA) {
+                        ep.sr.grant(word & ((1 << EagerControl.SHIFT) - 1));
+                    }
                     data = true;
                     delivered(ep, peer, e.receiveBuffers.slab(id), e.receiveBuffers.offset(id) + InBandControl.WORD,
                             recvWc.byteLength(i) - InBandControl.WORD);

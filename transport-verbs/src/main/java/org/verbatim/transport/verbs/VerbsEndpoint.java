@@ -137,9 +137,15 @@ public final class VerbsEndpoint implements Endpoint {
             t.control.flush(this);
             return retry();
         }
-        int status = post(IBV_WR_SEND, 0, header, payload, length, 0, 0, 0, -1);
+        // in band, the word returns the credits owed to the peer (InBandControl)
+        int returned = sr != null && t.inBand ? sr.takeReturn() : 0;
+        int word = returned > 0 ? EagerControl.DATA_CREDIT << EagerControl.SHIFT | returned : InBandControl.DATA;
+        int status = post(IBV_WR_SEND, word, header, payload, length, 0, 0, 0, -1);
         if (status != PostStatus.OK && sr != null) {
             sr.grant(1);
+            if (returned > 0) {
+                sr.untake(returned);
+            }
         }
         if (status == PostStatus.OK) {
             t.counters.messagesSent++;

@@ -13,20 +13,35 @@ import org.verbatim.verbs.QueuePair;
  * What a transport on the shared verbs data path ({@link VerbsEngine}) is, whatever connects its
  * queue pairs: one RC queue pair per peer, created at the first {@code endpoint(peer)} and handed
  * to the subclass's connection set-up ({@link #connect}), whose events are polled every pass while
- * a connection is being set up and one pass in 16 otherwise (a request from a new peer waits at
- * most that long), then the data path. Subclasses (ib: UD datagrams; iwarp: the RDMA connection
+ * a connection is being set up and otherwise one pass in a number the subclass gives (a request
+ * from a new peer waits at most that long), then the data path. Subclasses (ib: UD datagrams; iwarp: the RDMA connection
  * manager) add the device and the way connections are made.
  */
 public abstract class VerbsTransport implements Transport {
     protected final int rank;
     protected final int size;
     protected final VerbsEngine engine;
+    private final int connectionPollMask;
     private int progressCalls;
 
+    /** Looks at the connection events one pass in 16 while none is being set up (a CQ poll). */
     protected VerbsTransport(int rank, int size, VerbsEngine engine) {
+        this(rank, size, engine, 16);
+    }
+
+    /**
+     * @param idleConnectionPolls progress passes per look at the connection events while no
+     *                            connection is being set up, a power of two: larger where the
+     *                            look is a system call
+     */
+    protected VerbsTransport(int rank, int size, VerbsEngine engine, int idleConnectionPolls) {
+        if (Integer.bitCount(idleConnectionPolls) != 1) {
+            throw new IllegalArgumentException("idleConnectionPolls must be a power of two: " + idleConnectionPolls);
+        }
         this.rank = rank;
         this.size = size;
         this.engine = engine;
+        this.connectionPollMask = idleConnectionPolls - 1;
     }
 
     /** The device port queue pairs are bound to at INIT. */
@@ -83,7 +98,7 @@ public abstract class VerbsTransport implements Transport {
     @Override
     public int progress() {
         int work = 0;
-        if (connecting() || (++progressCalls & 15) == 0) {
+        if (connecting() || (++progressCalls & connectionPollMask) == 0) {
             work += pollConnections();
         }
         return work + engine.progress();
