@@ -239,21 +239,10 @@ public final class RmaHybridLockProgram {
         Win win = window(flavor, 1);
         int bound = 20_000;
         if (rank == writer) {
-            win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
-            win.put(RmaProgram.ints(1).put(0, 42), 1, MPI.INT, 0, 0, 1, MPI.INT);
-            win.unlock(0);
+            RmaPassiveChecks.writeOnce(win);
             c.pass(flavor + ": writer rank " + writer + " got the exclusive lock");
         } else {
-            IntBuffer v = RmaProgram.ints(1);
-            int i = 0;
-            for (; i < bound; i++) {
-                win.lock(MPI.LOCK_SHARED, 0, 0);
-                win.get(v, 1, MPI.INT, 0, 0, 1, MPI.INT);
-                win.unlock(0);
-                if (v.get(0) == 42) {
-                    break;
-                }
-            }
+            int i = RmaPassiveChecks.readUntilWritten(win, bound);
             c.check(flavor + ": readers see writer rank " + writer + " within the bound",
                     i < bound, "still 0 after " + bound + " shared epochs");
         }
