@@ -8,10 +8,10 @@ import java.lang.invoke.VarHandle;
  * The two lock words of a member of a window locked by atomics ({@link AtomicLocks}), and the
  * claims on them. Each member's lock segment:
  * <pre>
- *   0              64             128                    128 + 16p
+ *   0              64             128                    128 + 32p
  *   +--------------+--------------+----------------------+
- *   | remote word  | host word    | per target t: atomic result (8 B), host word read (8 B)
- *   +--------------+--------------+----------------------+
+ *   | remote word  | host word    | per target t (32 B): atomic result, host word read,
+ *   +--------------+--------------+----------------------+ release result (8 B each)
  *   both words: bit 62 held exclusively | bits 32..61 writers waiting | bits 0..31 readers
  *   remote word: the claims of members on other hosts, changed by their adapters' atomics only
  *   host word:   the claims of the member itself and of members on its host, changed by CPU
@@ -33,8 +33,9 @@ import java.lang.invoke.VarHandle;
 final class LockWords {
     static final long REMOTE = 0;
     static final long HOST = 64;
-    /** Where this member's atomic results and host-word reads land, 16 B per target. */
+    /** Where this member's atomic results, host-word reads and releases land, per target. */
     static final long SLOTS = 128;
+    private static final long SLOT_BYTES = 32;
     static final long EXCLUSIVE = 1L << 62;
     static final long WRITER = 1L << 32;
     static final long READERS = WRITER - 1;
@@ -46,7 +47,17 @@ final class LockWords {
 
     /** Bytes of a lock segment of a window of {@code members}. */
     static long bytes(int members) {
-        return SLOTS + 16L * members;
+        return SLOTS + SLOT_BYTES * members;
+    }
+
+    /** Offset of the result slots of this member's operations on target {@code t}'s words. */
+    static long slot(int t) {
+        return SLOTS + SLOT_BYTES * t;
+    }
+
+    /** What a release adds to the word it was claimed in. */
+    static long releaseDelta(boolean exclusive) {
+        return exclusive ? -EXCLUSIVE : -1L;
     }
 
     /** Waits before the next attempt: {@code backoff} as returned last (0 the first time). */
@@ -122,7 +133,7 @@ final class LockWords {
 
     /** Releases a claim from the host; the atomic orders the epoch's loads and stores before it. */
     static void hostRelease(MemorySegment s, boolean exclusive) {
-        add(s, exclusive ? -EXCLUSIVE : -1L);
+        add(s, releaseDelta(exclusive));
     }
 
     // ------------------------------------------------------------------ claims from other hosts
@@ -172,7 +183,7 @@ final class LockWords {
     }
 
     static void remoteRelease(RemotePath r, boolean exclusive) {
-        r.fetchAndAdd(exclusive ? -EXCLUSIVE : -1L);
+        r.fetchAndAdd(releaseDelta(exclusive));
     }
 
     // ------------------------------------------------------------------ words

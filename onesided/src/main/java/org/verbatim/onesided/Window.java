@@ -433,6 +433,9 @@ final class Window implements RmaWindow {
         }
         replies.await(-1);
         direct.completeAll();
+        if (locks != null) {
+            locks.drain();
+        }
         group.barrier();
         lock();
         try {
