@@ -150,7 +150,7 @@ if [ "${1:-}" = --in-guest-pair ]; then
   # iwarp-coll (4 ranks, all connections at once) is left out: it took 575 s of the part's
   # 1500 s on a loaded host (2026-11-27); it passed there, run it by hand with
   # scripts/rdma-guest/run --hosts 2 -- scripts/rdma-guest/mpi-two-hosts iwarp-coll
-  scripts/rdma-guest/mpi-two-hosts p2p coll hybrid tcp iwarp-p2p iwarp-hybrid || rc=1
+  scripts/rdma-guest/mpi-two-hosts p2p coll hybrid tcp rma-hybrid iwarp-p2p iwarp-hybrid || rc=1
   exit $rc
 fi
 

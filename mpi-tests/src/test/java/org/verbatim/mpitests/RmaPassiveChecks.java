@@ -197,25 +197,39 @@ final class RmaPassiveChecks {
         int writer = t.p - 1;
         int bound = 200_000;
         if (t.rank == writer) {
-            win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
-            win.put(RmaProgram.ints(1).put(0, 42), 1, MPI.INT, 0, 0, 1, MPI.INT);
-            win.unlock(0);
+            writeOnce(win);
             t.c.pass("writer got the exclusive lock");
         } else {
-            IntBuffer v = RmaProgram.ints(1);
-            int i = 0;
-            for (; i < bound; i++) {
-                win.lock(MPI.LOCK_SHARED, 0, 0);
-                win.get(v, 1, MPI.INT, 0, 0, 1, MPI.INT);
-                win.unlock(0);
-                if (v.get(0) == 42) {
-                    break;
-                }
-            }
+            int i = readUntilWritten(win, bound);
             t.c.check("readers see the exclusive writer within the bound", i < bound,
                     "still 0 after " + bound + " shared epochs");
         }
         t.world.barrier();
         win.free();
+    }
+
+    /** Puts 42 into rank 0's word 0 under an exclusive lock (the fairness checks' writer). */
+    static void writeOnce(Win win) throws MPIException {
+        win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+        win.put(RmaProgram.ints(1).put(0, 42), 1, MPI.INT, 0, 0, 1, MPI.INT);
+        win.unlock(0);
+    }
+
+    /**
+     * Reads rank 0's word 0 under shared locks until it is 42 ({@link #writeOnce}), at most
+     * {@code bound} times; the number of epochs before it was seen ({@code bound} if never).
+     */
+    static int readUntilWritten(Win win, int bound) throws MPIException {
+        IntBuffer v = RmaProgram.ints(1);
+        int i = 0;
+        for (; i < bound; i++) {
+            win.lock(MPI.LOCK_SHARED, 0, 0);
+            win.get(v, 1, MPI.INT, 0, 0, 1, MPI.INT);
+            win.unlock(0);
+            if (v.get(0) == 42) {
+                break;
+            }
+        }
+        return i;
     }
 }

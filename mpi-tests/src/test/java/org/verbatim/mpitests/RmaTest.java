@@ -18,6 +18,17 @@ class RmaTest {
         MpiJob.run(ranks, 240, List.of(), "192m", RmaProgram.class).assertAllPassed(ranks, 500);
     }
 
+    /**
+     * Locks by atomics forced on one host: created and dynamic windows take their members' host
+     * lock words (in shared segments) by CPU atomics, and every put and get of their lock epochs
+     * goes by cross-memory attach (the passive checks: exclusive counter, contention, fairness).
+     */
+    @Test
+    void everyCallWithAtomicLocksOnOneHost() throws Exception {
+        MpiJob.run(3, 240, List.of("VERBATIM_RMA_LOCK=atomic"), "192m", RmaProgram.class)
+                .assertAllPassed(3, 500);
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})
     void derivedTargetAndOriginTypesAgainstTheReference(int ranks) throws Exception {

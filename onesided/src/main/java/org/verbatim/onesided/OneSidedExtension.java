@@ -122,9 +122,9 @@ public final class OneSidedExtension implements RuntimeExtension, WindowProvider
         }
         RdmaTargets rdma = memory.flavor == RmaWindow.FLAVOR_DYNAMIC ? null
                 : RdmaTargets.exchange(ctx, group, memory, s.rdma());
-        AtomicLocks.Plan locks;
+        AtomicLockPlan locks;
         try {
-            locks = memory.allMapped ? null : AtomicLocks.exchange(ctx, group, s.lock());
+            locks = memory.allMapped ? null : AtomicLockPlan.exchange(ctx, group, s.lock());
         } catch (RuntimeException e) {
             if (rdma != null) {
                 rdma.close();

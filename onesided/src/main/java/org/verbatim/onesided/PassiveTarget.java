@@ -7,8 +7,9 @@ import java.lang.invoke.VarHandle;
  * Passive-target epochs of one {@link Window}: lock, unlock, lockAll, unlockAll and the flushes.
  * Three ways: on memory every member maps, the lock word is run by CPU atomics
  * ({@link SharedControl}) and operations are complete once issued; where every pair of members
- * has native remote atomics (and {@code verbatim.rma.lock} allows), the lock is taken and released
- * by remote atomics ({@link AtomicLocks}) and unlock completes the epoch as a flush does; elsewhere
+ * is on one host or has native remote atomics (and {@code verbatim.rma.lock} allows), the lock is
+ * taken and released by atomics ({@link AtomicLocks}: CPU atomics from the target's host, remote
+ * atomics from other hosts) and unlock completes the epoch as a flush does; elsewhere
  * LOCK, UNLOCK and FLUSH records go to the target's {@link LockTable} and are answered
  * (LOCK_GRANTED, DONE). A FLUSH is skipped when only RDMA went to the target since the last one.
  */

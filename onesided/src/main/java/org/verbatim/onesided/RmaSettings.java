@@ -53,12 +53,13 @@ record RmaSettings(FenceDesign fence, boolean schedule, boolean aggregate, long 
                     + "but see verbatim.rma.lock-rdma.");
 
     static final Setting LOCK = new Setting("verbatim.rma.lock", "auto",
-            "Passive-target locks of windows not mapped everywhere: atomic (a lock word per "
-                    + "member taken by remote atomics, no help from the target; every pair of "
-                    + "members must be reached over a transport with native atomics, such as ib, "
-                    + "or creating the window fails), record (LOCK/UNLOCK messages served when the "
-                    + "target calls MPI) or auto (atomic where every pair has native atomics, "
-                    + "record elsewhere).");
+            "Passive-target locks of windows not mapped everywhere: atomic (two lock words per "
+                    + "member, taken by CPU atomics from its host and by remote atomics from other "
+                    + "hosts, no help from the target; every pair of members must be on one host "
+                    + "or reached over a transport with native atomics, such as ib, or creating "
+                    + "the window fails), record (LOCK/UNLOCK messages served when the target "
+                    + "calls MPI) or auto (atomic where every pair can and some pair is on two "
+                    + "hosts, record elsewhere).");
 
     static final Setting LOCK_RDMA = new Setting("verbatim.rma.lock-rdma", "true",
             "In lock epochs of windows locked by remote atomics, every put and get goes by RDMA "

@@ -74,7 +74,7 @@ final class Window implements RmaWindow {
     final boolean[] granted;
 
     Window(OneSidedExtension ext, WindowGroup group, int id, WindowMemory memory,
-           RdmaTargets rdma, AtomicLocks.Plan locks, RmaSettings settings,
+           RdmaTargets rdma, AtomicLockPlan locks, RmaSettings settings,
            FenceDesign fenceDesign) {
         this.ext = ext;
         this.ctx = ext.context();
@@ -433,6 +433,9 @@ final class Window implements RmaWindow {
         }
         replies.await(-1);
         direct.completeAll();
+        if (locks != null) {
+            locks.drain();
+        }
         group.barrier();
         lock();
         try {
