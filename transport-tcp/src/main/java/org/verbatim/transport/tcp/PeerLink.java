@@ -1,6 +1,7 @@
 package org.verbatim.transport.tcp;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
@@ -52,6 +53,8 @@ final class PeerLink implements Endpoint {
     private MemorySegment queueSegment;
     private final int queueLimit;
     private final int initialQueue;
+    /** The arena of a queue grown beyond its first size (freed when it is replaced), or null. */
+    private Arena queueArena;
     /** Bytes entered the queue since the last {@link #shrinkIfIdle} sweep. */
     private boolean queueUsed;
     /** When a sweep first found the grown queue empty and unused (System.nanoTime), or 0. */
@@ -220,13 +223,32 @@ final class PeerLink implements Endpoint {
         while (capacity < needed) {
             capacity = (int) Math.min(queueLimit, 2L * capacity);
         }
-        ByteBuffer bigger = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
-        MemorySegment biggerSegment = MemorySegment.ofBuffer(bigger); // while at position 0
+        Arena arena = Arena.ofShared();
+        MemorySegment biggerSegment = arena.allocate(capacity, 64);
+        ByteBuffer bigger = biggerSegment.asByteBuffer().order(ByteOrder.nativeOrder());
         queue.flip();
         bigger.put(queue);
-        queue = bigger;
-        queueSegment = biggerSegment;
+        replaceQueue(bigger, biggerSegment, arena);
         queueUsed = true;
+    }
+
+    /** Makes {@code next} the queue and frees the grown queue it replaces (its own arena). */
+    private void replaceQueue(ByteBuffer next, MemorySegment nextSegment, Arena arena) {
+        Arena old = queueArena;
+        queue = next;
+        queueSegment = nextSegment;
+        queueArena = arena;
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    /** Frees a grown queue at the transport's close (a small one takes its place). */
+    void releaseQueue() {
+        if (queueArena != null) {
+            ByteBuffer small = ByteBuffer.allocateDirect(initialQueue).order(ByteOrder.nativeOrder());
+            replaceQueue(small, MemorySegment.ofBuffer(small), null);
+        }
     }
 
     /**
@@ -248,8 +270,8 @@ final class PeerLink implements Endpoint {
         if (now - queueIdleSince < idleNanos) {
             return false;
         }
-        queue = ByteBuffer.allocateDirect(initialQueue).order(ByteOrder.nativeOrder());
-        queueSegment = MemorySegment.ofBuffer(queue);
+        ByteBuffer small = ByteBuffer.allocateDirect(initialQueue).order(ByteOrder.nativeOrder());
+        replaceQueue(small, MemorySegment.ofBuffer(small), null);
         queueIdleSince = 0;
         return true;
     }

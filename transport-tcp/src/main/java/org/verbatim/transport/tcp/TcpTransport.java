@@ -295,7 +295,7 @@ final class TcpTransport implements Transport {
                 collectDirectLinks();
             }
             int work;
-            if (directCount > 0 && connector.connecting() == 0 && --passesToSelect > 0 && !selectNow()) {
+            if (directCount > 0 && connector.connecting() == 0 && --passesToSelect > 0) {
                 work = readDirect();
             } else {
                 passesToSelect = DIRECT_SELECT_PASSES;
@@ -319,27 +319,6 @@ final class TcpTransport implements Transport {
         } finally {
             inProgress = false;
         }
-    }
-
-    static final int SELECT_MODE = Integer.getInteger("tcp13.select", 0);
-
-    private boolean selectNow() {
-        if (SELECT_MODE == 0) {
-            return false;
-        }
-        if (SELECT_MODE == 4) {
-            return true;
-        }
-        for (int i = 0; i < directCount; i++) {
-            PeerLink l = direct[i];
-            if ((SELECT_MODE & 1) != 0 && l.pending()) {
-                return true;
-            }
-            if ((SELECT_MODE & 2) != 0 && l.placing != null) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Gives back the send queues a burst grew and that have stayed unused since (see QUEUE_IDLE_NANOS). */
@@ -505,6 +484,7 @@ final class TcpTransport implements Transport {
         for (PeerLink l : links) {
             if (l != null) {
                 closeLink(l);
+                l.releaseQueue();
             }
         }
         closeQuietly(server);
