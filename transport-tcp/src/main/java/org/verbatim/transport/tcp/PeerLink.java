@@ -235,6 +235,9 @@ final class PeerLink implements Endpoint {
     /** Makes {@code next} the queue and frees the grown queue it replaces (its own arena). */
     private void replaceQueue(ByteBuffer next, MemorySegment nextSegment, Arena arena) {
         Arena old = queueArena;
+        if ((old == null) != (arena == null)) {
+            transport.grownQueues += arena != null ? 1 : -1; // progress sweeps only while some are
+        }
         queue = next;
         queueSegment = nextSegment;
         queueArena = arena;

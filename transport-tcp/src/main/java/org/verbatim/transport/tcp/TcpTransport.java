@@ -101,6 +101,8 @@ final class TcpTransport implements Transport {
     private boolean linksChanged;
     private int passesToSelect;
     private int passesToSweep = SWEEP_CHECK_PASSES;
+    /** Links whose send queue has grown beyond its first size (the sweep runs only then). */
+    int grownQueues;
     private long lastSweep;
     private boolean inProgress;
     private boolean closing;
@@ -305,7 +307,7 @@ final class TcpTransport implements Transport {
                 work = selector.selectNow(onReady);
             }
             work += emulation.progress();
-            if (--passesToSweep <= 0) {
+            if (grownQueues > 0 && --passesToSweep <= 0) {
                 passesToSweep = SWEEP_CHECK_PASSES;
                 sweepQueues(System.nanoTime());
             }
