@@ -1,6 +1,7 @@
 package org.verbatim.transport.tcp;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
@@ -51,6 +52,13 @@ final class PeerLink implements Endpoint {
     ByteBuffer queue;
     private MemorySegment queueSegment;
     private final int queueLimit;
+    private final int initialQueue;
+    /** The arena of a queue grown beyond its first size (freed when it is replaced), or null. */
+    private Arena queueArena;
+    /** Bytes entered the queue since the last {@link #shrinkIfIdle} sweep. */
+    private boolean queueUsed;
+    /** When a sweep first found the grown queue empty and unused (System.nanoTime), or 0. */
+    private long queueIdleSince;
     /** Received bytes, in write mode ([0, position) not yet handed up). */
     ByteBuffer in;
     MemorySegment inSegment;
@@ -77,8 +85,8 @@ final class PeerLink implements Endpoint {
         this.peer = peer;
         this.maxMessage = maxMessage;
         this.queueLimit = queueBytes;
-        int initial = Math.min(queueBytes, INITIAL_QUEUE);
-        this.queue = ByteBuffer.allocateDirect(initial).order(ByteOrder.nativeOrder());
+        this.initialQueue = Math.min(queueBytes, INITIAL_QUEUE);
+        this.queue = ByteBuffer.allocateDirect(initialQueue).order(ByteOrder.nativeOrder());
         this.queueSegment = MemorySegment.ofBuffer(queue);
         this.scratch = scratch;
         this.scratchSegment = MemorySegment.ofBuffer(scratch);
@@ -156,6 +164,7 @@ final class PeerLink implements Endpoint {
                 count(channel.write(scratch), scratch.hasRemaining());
                 if (scratch.hasRemaining()) {
                     grow(scratch.remaining());
+                    queueUsed = true;
                     queue.put(scratch);
                     transport.wantWrite(this);
                 }
@@ -168,11 +177,13 @@ final class PeerLink implements Endpoint {
                 pair[1] = null;
                 if (retained && body.hasRemaining()) {
                     // the rest stays where it is; only the header's rest is copied
+                    queueUsed = true;
                     queue.put(scratch);
                     held = body;
                     transport.wantWrite(this);
                 } else if (scratch.hasRemaining() || body.hasRemaining()) {
                     grow(scratch.remaining() + body.remaining());
+                    queueUsed = true;
                     queue.put(scratch);
                     queue.put(body);
                     transport.wantWrite(this);
@@ -212,15 +223,64 @@ final class PeerLink implements Endpoint {
         while (capacity < needed) {
             capacity = (int) Math.min(queueLimit, 2L * capacity);
         }
-        ByteBuffer bigger = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
-        MemorySegment biggerSegment = MemorySegment.ofBuffer(bigger); // while at position 0
+        Arena arena = Arena.ofShared();
+        MemorySegment biggerSegment = arena.allocate(capacity, 64);
+        ByteBuffer bigger = biggerSegment.asByteBuffer().order(ByteOrder.nativeOrder());
         queue.flip();
         bigger.put(queue);
-        queue = bigger;
-        queueSegment = biggerSegment;
+        replaceQueue(bigger, biggerSegment, arena);
+        queueUsed = true;
+    }
+
+    /** Makes {@code next} the queue and frees the grown queue it replaces (its own arena). */
+    private void replaceQueue(ByteBuffer next, MemorySegment nextSegment, Arena arena) {
+        Arena old = queueArena;
+        if ((old == null) != (arena == null)) {
+            transport.grownQueues += arena != null ? 1 : -1; // progress sweeps only while some are
+        }
+        queue = next;
+        queueSegment = nextSegment;
+        queueArena = arena;
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    /** Frees a grown queue at the transport's close (a small one takes its place). */
+    void releaseQueue() {
+        if (queueArena != null) {
+            ByteBuffer small = ByteBuffer.allocateDirect(initialQueue).order(ByteOrder.nativeOrder());
+            replaceQueue(small, MemorySegment.ofBuffer(small), null);
+        }
+    }
+
+    /**
+     * One sweep of the send queue's hysteresis: a queue grown beyond its first size (a burst of
+     * frames the socket did not take at once, such as credited eager sends) goes back to that
+     * size once no byte has entered it, and it has stayed empty, for {@code idleNanos}: a burst
+     * regrows it (one allocation per burst), steady traffic keeps it. True when it shrank.
+     */
+    boolean shrinkIfIdle(long now, long idleNanos) {
+        if (queue.capacity() <= initialQueue || pending() || queueUsed) {
+            queueUsed = false;
+            queueIdleSince = 0;
+            return false;
+        }
+        if (queueIdleSince == 0) {
+            queueIdleSince = now;
+            return false;
+        }
+        if (now - queueIdleSince < idleNanos) {
+            return false;
+        }
+        ByteBuffer small = ByteBuffer.allocateDirect(initialQueue).order(ByteOrder.nativeOrder());
+        replaceQueue(small, MemorySegment.ofBuffer(small), null);
+        queueIdleSince = 0;
+        return true;
     }
 
     private void append(MemorySegment header, MemorySegment payload, int total) {
+        queueUsed = true;
         int at = queue.position();
         queueSegment.set(INT, at, total);
         MemorySegment.copy(header, 0, queueSegment, at + Frames.LENGTH_SIZE, header.byteSize());

@@ -25,9 +25,10 @@ public final class TcpConfiguration {
                     + "before the peer has received them (its credit, given back in quarters): what one "
                     + "peer can leave unexpected at a receiver; beyond it such messages go by rendezvous. "
                     + "The frames are read straight into the posted receive (or a staging buffer of the "
-                    + "message's size), but the unsent rest of each is copied into the send queue, which "
-                    + "stays grown: 0 (the default) = off (1.6x the communication memory per rank in the "
-                    + "16-rank collectives with 4m); 4m halves 128-512 KiB latency. At most 1g.");
+                    + "message's size), and the unsent rest of each is copied into the send queue (which "
+                    + "shrinks back after the burst); the pool keeps staging buffers of unexpected ones: "
+                    + "0 (the default) = off (1.2x the communication memory per rank in the 16-rank "
+                    + "collectives with 4m); 4m halves 128-512 KiB latency. At most 1g.");
     public static final Setting SEND_QUEUE = new Setting("verbatim.tcp.send-queue", "4m",
             "Bytes queued per peer when the socket takes no more; further sends return RETRY.");
     public static final Setting SNDBUF = new Setting("verbatim.tcp.sndbuf", "0",
