@@ -11,11 +11,20 @@ class YoungGenerationTest {
     private static final List<String> NEW_SIZE = List.of("-XX:NewSize=16m");
 
     @Test
-    void theFirstYoungGenerationIsSetByDefault() {
-        assertEquals(NEW_SIZE, YoungGeneration.options(LauncherSettings.YOUNG_GEN.defaultValue(), List.of()));
+    void aSizeSetsTheFirstYoungGeneration() {
+        assertEquals(List.of(), YoungGeneration.options(LauncherSettings.YOUNG_GEN.defaultValue(), List.of()),
+                "off by default");
+        assertEquals(NEW_SIZE, YoungGeneration.options("16m", List.of()));
         assertEquals(List.of("-XX:NewSize=32m"), YoungGeneration.options(" 32M ", List.of("-Xmx1g")));
         assertEquals(NEW_SIZE, YoungGeneration.options("16m", List.of("-XX:+UseSerialGC", "-Xms64m")));
         assertEquals(NEW_SIZE, YoungGeneration.options("16m", List.of("-XX:+UseG1GC", "-XX:MaxHeapSize=2g")));
+    }
+
+    @Test
+    void theSettingTakesASizeAndOffWhereverItIsChecked() {
+        // the ranks check every VERBATIM_* variable of their environment against its setting's kind
+        LauncherSettings.YOUNG_GEN.check(java.util.Map.of(LauncherSettings.YOUNG_GEN.name(), "16m"));
+        LauncherSettings.YOUNG_GEN.check(java.util.Map.of(LauncherSettings.YOUNG_GEN.name(), "off"));
     }
 
     @Test
