@@ -73,18 +73,22 @@ public final class Mpirun {
             messages.println("mpirun: " + e.getMessage());
             return 2;
         }
-        List<String> lean;
+        List<String> rankJvm;
         try {
             RankCommand.Shorthand shorthand = RankCommand.shorthand(options.program());
-            lean = shorthand == null ? List.of() : LeanJvm.options(LauncherSettings.LEAN_JVM.get(config),
-                    options.localRanks(), org.verbatim.bootstrap.HostInfo.onlineCores(), shorthand.jvmOptions());
+            rankJvm = shorthand == null ? List.of() : new java.util.ArrayList<>(LeanJvm.options(
+                    LauncherSettings.LEAN_JVM.get(config), options.localRanks(),
+                    org.verbatim.bootstrap.HostInfo.onlineCores(), shorthand.jvmOptions()));
+            if (shorthand != null) {
+                rankJvm.addAll(YoungGeneration.options(LauncherSettings.YOUNG_GEN.get(config), shorthand.jvmOptions()));
+            }
         } catch (IllegalArgumentException e) {
             messages.println("mpirun: " + e.getMessage());
             return 2;
         }
         Path cache = aot ? aotCache(options, rankCommand, config, messages) : null;
-        if (cache != null || !lean.isEmpty()) {
-            command = rankCommand.build(options.program(), cache, lean);
+        if (cache != null || !rankJvm.isEmpty()) {
+            command = rankCommand.build(options.program(), cache, rankJvm);
         }
         try {
             Job job = new Job(options, command, out, err, ShmCleaner.SHM, forwardStdin && options.isLocal(0));
