@@ -400,6 +400,27 @@ public abstract class ConformanceHarness {
         assertNotNull(job);
     }
 
+    /**
+     * {@code rounds} request-reply exchanges between ranks 0 and 1, rank 0 asking: every message
+     * carries its round number and {@code length} pattern bytes, both checked on arrival.
+     */
+    protected static void pingPong(Rank r, int rounds, int length) {
+        int peer = 1 - r.rank;
+        for (int i = 0; i < rounds; i++) {
+            if (r.rank == 0) {
+                r.send(peer, ints(i), pattern(length, i));
+                r.awaitReceived(i + 1);
+            } else {
+                r.awaitReceived(i + 1);
+                r.send(peer, ints(i), pattern(length, i));
+            }
+            Received m = r.recorder.received.get(i);
+            assertEquals(i, m.intAt(0), "round");
+            assertEquals(Arrays.toString(pattern(length, i)),
+                    Arrays.toString(Arrays.copyOfRange(m.bytes(), 4, m.bytes().length)), "payload of round " + i);
+        }
+    }
+
     // ------------------------------------------------------------------ data
 
     /** A reproducible byte pattern. */

@@ -130,17 +130,7 @@ class IbTransportTest extends TransportConformanceSuite {
         config = fastPath(4, 8);
         final int rounds = 2000;
         runRanks(2, r -> {
-            int peer = 1 - r.rank;
-            for (int i = 0; i < rounds; i++) {
-                if (r.rank == 0) {
-                    r.send(peer, ints(i), pattern(16, i));
-                    r.awaitReceived(i + 1);
-                } else {
-                    r.awaitReceived(i + 1);
-                    r.send(peer, ints(i), pattern(16, i));
-                }
-                assertEquals(i, firstInt(r.recorder.received.get(i).bytes()));
-            }
+            pingPong(r, rounds, 16);
             VerbsCounters c = ((IbTransport) r.transport).counters();
             String line = ((IbTransport) r.transport).profileLine();
             assertEquals(1, c.fastPathPeers(), line);

@@ -177,18 +177,7 @@ class IwarpTransportTest extends ConformanceHarness {
     void pingPongReturnsCreditsInTheReplies() throws Exception {
         final int rounds = 2000;
         runRanks(2, r -> {
-            int peer = 1 - r.rank;
-            for (int i = 0; i < rounds; i++) {
-                if (r.rank == 0) {
-                    r.send(peer, ints(i), pattern(16, i));
-                    r.awaitReceived(i + 1);
-                } else {
-                    r.awaitReceived(i + 1);
-                    r.send(peer, ints(i), pattern(16, i));
-                }
-                assertEquals(i, r.recorder.received.get(i).intAt(0));
-                assertEquals(4 + 16, r.recorder.received.get(i).bytes().length);
-            }
+            pingPong(r, rounds, 16);
             VerbsCounters c = iwarp(r).counters();
             assertTrue(c.creditMessages() <= 1, "credit control messages: " + iwarp(r).profileLine());
         });
