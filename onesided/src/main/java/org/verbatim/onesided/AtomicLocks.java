@@ -113,15 +113,14 @@ final class AtomicLocks implements AutoCloseable {
         private final Remote read;
         private final Remote release;
         private long hostRead;
+        /** True while a release is posted and its completion not yet taken. */
+        private boolean releasing;
 
         Peer(Remote atomic, Remote read, Remote release) {
             this.atomic = atomic;
             this.read = read;
             this.release = release;
         }
-
-        /** True while a release is posted and its completion not yet taken. */
-        private boolean releasing;
 
         /**
          * Posts the release and returns without waiting: the epoch is complete at the target

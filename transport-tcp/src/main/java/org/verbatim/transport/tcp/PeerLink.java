@@ -236,7 +236,7 @@ final class PeerLink implements Endpoint {
     private void replaceQueue(ByteBuffer next, MemorySegment nextSegment, Arena arena) {
         Arena old = queueArena;
         if ((old == null) != (arena == null)) {
-            transport.grownQueues += arena != null ? 1 : -1; // progress sweeps only while some are
+            transport.queueSweep.grown(arena != null ? 1 : -1); // progress sweeps only while some are
         }
         queue = next;
         queueSegment = nextSegment;

@@ -67,13 +67,6 @@ final class TcpTransport implements Transport {
      */
     static final int DIRECT_READ_MAX = 4;
     private static final int DIRECT_SELECT_PASSES = 64;
-    /** Progress passes between two looks at the clock for the send queues' sweep. */
-    private static final int SWEEP_CHECK_PASSES = 1024;
-    /**
-     * A send queue grown by a burst goes back to its first size once nothing has entered it for
-     * this long ({@link PeerLink#shrinkIfIdle}); the sweep runs at most once per half of it.
-     */
-    static final long QUEUE_IDLE_NANOS = 20_000_000L;
 
     private final int rank;
     private final int size;
@@ -100,10 +93,8 @@ final class TcpTransport implements Transport {
     private int directCount;
     private boolean linksChanged;
     private int passesToSelect;
-    private int passesToSweep = SWEEP_CHECK_PASSES;
-    /** Links whose send queue has grown beyond its first size (the sweep runs only then). */
-    int grownQueues;
-    private long lastSweep;
+    /** Shrinks the send queues a burst grew (PeerLink reports growth to it). */
+    final QueueSweep queueSweep;
     private boolean inProgress;
     private boolean closing;
     private boolean closed;
@@ -123,6 +114,7 @@ final class TcpTransport implements Transport {
         this.server = server;
         int capacity = size + DynamicPeers.MAX_ADDED;
         this.links = new PeerLink[capacity];
+        this.queueSweep = new QueueSweep(links);
         this.foreign = new ForeignPeers(size, capacity);
         this.scratch = ByteBuffer.allocateDirect(PeerLink.SCRATCH_SIZE).order(ByteOrder.nativeOrder());
         int frame = config.eagerSize() + Frames.HEADROOM;
@@ -307,10 +299,7 @@ final class TcpTransport implements Transport {
                 work = selector.selectNow(onReady);
             }
             work += emulation.progress();
-            if (grownQueues > 0 && --passesToSweep <= 0) {
-                passesToSweep = SWEEP_CHECK_PASSES;
-                sweepQueues(System.nanoTime());
-            }
+            queueSweep.pass();
             if (connector.connecting() > 0 && --passesToDeadlineCheck <= 0) {
                 passesToDeadlineCheck = DEADLINE_CHECK_PASSES;
                 connector.checkDeadlines(links);
@@ -320,19 +309,6 @@ final class TcpTransport implements Transport {
             throw new IllegalStateException("tcp: selector failed: " + e.getMessage(), e);
         } finally {
             inProgress = false;
-        }
-    }
-
-    /** Gives back the send queues a burst grew and that have stayed unused since (see QUEUE_IDLE_NANOS). */
-    void sweepQueues(long now) {
-        if (now - lastSweep < QUEUE_IDLE_NANOS / 2) {
-            return;
-        }
-        lastSweep = now;
-        for (PeerLink l : links) {
-            if (l != null) {
-                l.shrinkIfIdle(now, QUEUE_IDLE_NANOS);
-            }
         }
     }
 

@@ -12,7 +12,7 @@ import org.verbatim.spi.TransportProvider;
  * The send queue's hysteresis: a burst of large heap messages (their payload goes through the
  * queue, as a credited eager frame's unsent rest does) grows the sender's queue;
  * once the burst has drained and nothing has entered the queue for
- * {@link TcpTransport#QUEUE_IDLE_NANOS}, the queue is back at its first size, and a second burst
+ * {@link QueueSweep#QUEUE_IDLE_NANOS}, the queue is back at its first size, and a second burst
  * grows it again and arrives intact.
  */
 class TcpSendQueueShrinkTest extends ConformanceHarness {
@@ -28,7 +28,7 @@ class TcpSendQueueShrinkTest extends ConformanceHarness {
 
     @Test
     void aQueueGrownByABurstShrinksOnceIdleAndGrowsAgain() throws Exception {
-        long idleMillis = TcpTransport.QUEUE_IDLE_NANOS / 1_000_000;
+        long idleMillis = QueueSweep.QUEUE_IDLE_NANOS / 1_000_000;
         runRanks(2, r -> {
             for (int round = 0; round < 2; round++) {
                 if (r.rank == 1) {
